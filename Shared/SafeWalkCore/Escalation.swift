@@ -1,0 +1,73 @@
+/// Why an escalation fired. Raw values are the wire words.
+public enum EscalationReason: String, CaseIterable, Hashable, Sendable, Codable {
+    case noReply, noMovement, walkOverdue, needHelp, panic, trackerOffline
+
+    /// The level used when the trigger does not carry one: `needHelp` is red (the walker
+    /// said so); missed timers are amber (something may be wrong). `panic` carries its own
+    /// level and falls back to red.
+    public var defaultLevel: EscalationLevel {
+        switch self {
+        case .needHelp, .panic: .red
+        case .noReply, .noMovement, .walkOverdue, .trackerOffline: .amber
+        }
+    }
+}
+
+/// How urgent an escalation is: amber "keep an eye on me", red "I need help now".
+public enum EscalationLevel: String, CaseIterable, Hashable, Sendable, Codable {
+    case amber, red
+}
+
+/// A walk with a destination and an expected arrival time.
+public struct WalkPlan: Codable, Hashable, Sendable {
+    public var destination: String
+    /// Expected arrival; passing it without `arrived` escalates `walkOverdue`.
+    public var eta: EpochSeconds
+
+    public init(destination: String, eta: EpochSeconds) {
+        self.destination = destination
+        self.eta = eta
+    }
+}
+
+/// The escalation event on `{w}/escalation`, exactly as DESIGN.md defines it.
+/// `id` is the idempotency key: consumers drop ids they have already handled.
+/// `lastFix` and `walk` are written as `null` when absent.
+public struct EscalationEvent: Codable, Hashable, Sendable {
+    var v = SchemaVersion()
+    public var id: String
+    public var walker: WalkerID
+    public var reason: EscalationReason
+    public var level: EscalationLevel
+    public var at: EpochSeconds
+    public var lastFix: FixSummary?
+    public var walk: WalkPlan?
+
+    /// `id` comes from the caller (e.g. a UUID string) because this module makes no randomness.
+    public init(
+        id: String, walker: WalkerID, reason: EscalationReason, level: EscalationLevel,
+        at: EpochSeconds, lastFix: FixSummary?, walk: WalkPlan?
+    ) {
+        self.id = id
+        self.walker = walker
+        self.reason = reason
+        self.level = level
+        self.at = at
+        self.lastFix = lastFix
+        self.walk = walk
+    }
+
+    private enum CodingKeys: String, CodingKey { case v, id, walker, reason, level, at, lastFix, walk }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(v, forKey: .v)
+        try container.encode(id, forKey: .id)
+        try container.encode(walker, forKey: .walker)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(level, forKey: .level)
+        try container.encode(at, forKey: .at)
+        try container.encode(lastFix, forKey: .lastFix)  // explicit null, per the contract
+        try container.encode(walk, forKey: .walk)
+    }
+}

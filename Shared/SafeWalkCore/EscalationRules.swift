@@ -1,0 +1,94 @@
+/// The times the escalation rules look at for one walker. All optional: a missing time
+/// means the rule it feeds is not running.
+public struct WatchTimers: Codable, Hashable, Sendable {
+    /// When the current watch began; nil when not watching (then nothing times out).
+    public var watchedSince: EpochSeconds?
+    /// When the walker last answered a check-in (any reply) or said `imSafe`.
+    public var lastCheckInAt: EpochSeconds?
+    /// When the oldest unanswered prompt was sent; nil when none is pending.
+    public var promptSentAt: EpochSeconds?
+    /// When movement was last proven.
+    public var lastMovedAt: EpochSeconds?
+    /// The walk's ETA, if walking somewhere.
+    public var walkETA: EpochSeconds?
+    /// When the device's Last Will reported it offline; nil while online.
+    public var offlineSince: EpochSeconds?
+
+    public init(
+        watchedSince: EpochSeconds? = nil, lastCheckInAt: EpochSeconds? = nil, promptSentAt: EpochSeconds? = nil,
+        lastMovedAt: EpochSeconds? = nil, walkETA: EpochSeconds? = nil, offlineSince: EpochSeconds? = nil
+    ) {
+        self.watchedSince = watchedSince
+        self.lastCheckInAt = lastCheckInAt
+        self.promptSentAt = promptSentAt
+        self.lastMovedAt = lastMovedAt
+        self.walkETA = walkETA
+        self.offlineSince = offlineSince
+    }
+}
+
+/// A moment at which a rule escalates.
+public struct Deadline: Codable, Hashable, Sendable {
+    public var at: EpochSeconds
+    public var reason: EscalationReason
+
+    public init(at: EpochSeconds, reason: EscalationReason) {
+        self.at = at
+        self.reason = reason
+    }
+}
+
+/// The timed escalation rules, as pure functions so the watchdog can schedule the next
+/// deadline instead of polling. A deadline is due when `now >= at` (inclusive: exactly
+/// 120 s after a prompt escalates, 119.999 s does not; a walk is overdue at its ETA).
+public enum EscalationRules {
+    /// Every running deadline, earliest first; ties in the order walkOverdue, noReply,
+    /// noMovement, trackerOffline (most specific first). Empty when not watching.
+    public static func deadlines(_ timers: WatchTimers, thresholds: SafetyThresholds = .defaults) -> [Deadline] {
+        guard let since = timers.watchedSince else { return [] }
+        var result: [Deadline] = []
+        if let eta = timers.walkETA { result.append(Deadline(at: eta, reason: .walkOverdue)) }
+        if let prompt = timers.promptSentAt {
+            result.append(Deadline(at: prompt + thresholds.noReplyAfter, reason: .noReply))
+        }
+        // Movement before the watch began does not count towards it.
+        let moved = max(since, timers.lastMovedAt ?? since)
+        result.append(Deadline(at: moved + thresholds.noMovementAfter, reason: .noMovement))
+        if let offline = timers.offlineSince {
+            result.append(Deadline(at: max(since, offline) + thresholds.offlineGrace, reason: .trackerOffline))
+        }
+        return result.sorted { $0.at != $1.at ? $0.at < $1.at : rank($0.reason) < rank($1.reason) }
+    }
+
+    private static func rank(_ reason: EscalationReason) -> Int {
+        switch reason {
+        case .walkOverdue: 0
+        case .noReply: 1
+        case .noMovement: 2
+        case .trackerOffline: 3
+        case .needHelp, .panic: 4  // never timed; listed for exhaustiveness
+        }
+    }
+
+    /// The next deadline to schedule.
+    public static func nextDeadline(_ timers: WatchTimers, thresholds: SafetyThresholds = .defaults) -> Deadline? {
+        deadlines(timers, thresholds: thresholds).first
+    }
+
+    /// The reason to escalate at `now`, if any deadline has passed: the earliest one, which
+    /// is the one that fired first (e.g. after a restart). The watchdog ensures one incident
+    /// escalates once; this only says what is due.
+    public static func due(
+        _ timers: WatchTimers, thresholds: SafetyThresholds = .defaults, now: EpochSeconds
+    ) -> EscalationReason? {
+        deadlines(timers, thresholds: thresholds).first { now >= $0.at }?.reason
+    }
+
+    /// When the next check-in prompt is due: `checkInInterval` after the later of the watch
+    /// start and the last check-in. Nil when not watching or while a prompt is still
+    /// unanswered (its `noReply` deadline covers that time).
+    public static func nextCheckInAt(_ timers: WatchTimers, thresholds: SafetyThresholds = .defaults) -> EpochSeconds? {
+        guard let since = timers.watchedSince, timers.promptSentAt == nil else { return nil }
+        return max(since, timers.lastCheckInAt ?? since) + thresholds.checkInInterval
+    }
+}

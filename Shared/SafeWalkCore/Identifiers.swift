@@ -1,0 +1,39 @@
+/// Marks an ``Identifier`` as a walker id.
+public enum WalkerKind: IdentifierKind {
+    public static var label: String { "walker id" }
+    /// `{prefix}/_service/{name}` and `{prefix}/_rejected/{service}` share the two-level
+    /// shape of walker topics, so a walker may not take those first levels.
+    public static var reserved: Set<String> { ["_service", "_rejected"] }
+}
+
+/// Marks an ``Identifier`` as a service name.
+public enum ServiceKind: IdentifierKind {
+    public static var label: String { "service name" }
+    public static var reserved: Set<String> { [] }
+}
+
+/// Marks an ``Identifier`` as an OwnTracks device name (the last level of `owntracks/{user}/{device}`).
+public enum DeviceKind: IdentifierKind {
+    public static var label: String { "device name" }
+    public static var reserved: Set<String> { [] }
+}
+
+/// A walker: `[A-Za-z0-9_-]{1,64}`, never `_service` or `_rejected`.
+public typealias WalkerID = Identifier<WalkerKind>
+/// A service's name in `_service/{name}` and `_rejected/{name}`.
+public typealias ServiceName = Identifier<ServiceKind>
+/// An OwnTracks device name. Devices named outside `[A-Za-z0-9_-]{1,64}` are not accepted.
+public typealias DeviceName = Identifier<DeviceKind>
+
+extension Identifier where Kind == ServiceKind {
+    /// `location-ingest`
+    public static let locationIngest = ServiceName(trusted: "location-ingest")
+    /// `watchdog`
+    public static let watchdog = ServiceName(trusted: "watchdog")
+    /// `companion-chat`
+    public static let companionChat = ServiceName(trusted: "companion-chat")
+    /// `notifier`
+    public static let notifier = ServiceName(trusted: "notifier")
+    /// `contacts-store`
+    public static let contactsStore = ServiceName(trusted: "contacts-store")
+}

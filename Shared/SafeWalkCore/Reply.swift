@@ -1,0 +1,83 @@
+/// The walker's answer on `{w}/reply`. Any reply answers a pending check-in; the text is
+/// also looked up in the ``QuickReply`` catalogue whether or not `quickReply` is set, so a
+/// typed "I need help 🚨" is never treated as chit-chat.
+public struct Reply: Codable, Hashable, Sendable {
+    var v = SchemaVersion()
+    public var text: String
+    /// True when the walker tapped a quick-reply chip rather than typing.
+    public var quickReply: Bool?
+    public var tst: EpochSeconds
+
+    public init(text: String, quickReply: Bool? = nil, tst: EpochSeconds) {
+        self.text = text
+        self.quickReply = quickReply
+        self.tst = tst
+    }
+}
+
+/// A check-in is due (`{w}/prompt`, watchdog → chat).
+public struct CheckInPrompt: Codable, Hashable, Sendable {
+    var v = SchemaVersion()
+    /// Unique per prompt, so chat can drop a redelivered one.
+    public var id: String
+    /// When the prompt was issued.
+    public var at: EpochSeconds
+    /// When an unanswered prompt escalates (`noReply`).
+    public var replyBy: EpochSeconds
+
+    public init(id: String, at: EpochSeconds, replyBy: EpochSeconds) {
+        self.id = id
+        self.at = at
+        self.replyBy = replyBy
+    }
+}
+
+/// A companion message to the device (`{w}/chat`). `isUser` is always false on this topic;
+/// it exists so the app can render the message without guessing.
+public struct ChatMessage: Codable, Hashable, Sendable {
+    var v = SchemaVersion()
+    public var id: String
+    public var text: String
+    public var isUser: Bool
+    public var tst: EpochSeconds
+
+    public init(id: String, text: String, tst: EpochSeconds, isUser: Bool = false) {
+        self.id = id
+        self.text = text
+        self.isUser = isUser
+        self.tst = tst
+    }
+}
+
+/// The last accepted fix with the movement verdict (`{w}/position`, retained).
+/// Encoded flat: the fix's own fields plus `moved` and `lastMovedAt`, so a position can
+/// also be read as a fix.
+public struct PositionUpdate: Codable, Hashable, Sendable {
+    public var fix: LocationFix
+    /// Whether this fix proved movement (see ``MovementRule``).
+    public var moved: Bool
+    /// When movement was last proven (the first fix's time until then).
+    public var lastMovedAt: EpochSeconds
+
+    public init(fix: LocationFix, moved: Bool, lastMovedAt: EpochSeconds) {
+        self.fix = fix
+        self.moved = moved
+        self.lastMovedAt = lastMovedAt
+    }
+
+    private enum CodingKeys: String, CodingKey { case moved, lastMovedAt }
+
+    public init(from decoder: any Decoder) throws {
+        fix = try LocationFix(from: decoder)  // also checks `v`
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        moved = try container.decode(Bool.self, forKey: .moved)
+        lastMovedAt = try container.decode(EpochSeconds.self, forKey: .lastMovedAt)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try fix.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(moved, forKey: .moved)
+        try container.encode(lastMovedAt, forKey: .lastMovedAt)
+    }
+}

@@ -1,0 +1,42 @@
+/// Every timing and distance the safety rules use, with DESIGN.md's defaults.
+/// Durations are seconds (fractions allowed), distances metres.
+public struct SafetyThresholds: Codable, Hashable, Sendable {
+    /// Seconds between check-in prompts (`SAFEWALK_CHECKIN_INTERVAL`).
+    public var checkInInterval: Double
+    /// An unanswered prompt escalates after this (`SAFEWALK_NO_REPLY_AFTER`).
+    public var noReplyAfter: Double
+    /// No movement while watched escalates after this (`SAFEWALK_NO_MOVEMENT_AFTER`).
+    public var noMovementAfter: Double
+    /// What counts as movement (`SAFEWALK_MOVEMENT_METERS`).
+    public var movementMeters: Double
+    /// An offline Last Will during a watch escalates after this (`SAFEWALK_OFFLINE_GRACE`).
+    public var offlineGrace: Double
+
+    public init(
+        checkInInterval: Double = 60, noReplyAfter: Double = 120, noMovementAfter: Double = 120,
+        movementMeters: Double = 5, offlineGrace: Double = 60
+    ) {
+        self.checkInInterval = checkInInterval
+        self.noReplyAfter = noReplyAfter
+        self.noMovementAfter = noMovementAfter
+        self.movementMeters = movementMeters
+        self.offlineGrace = offlineGrace
+    }
+
+    /// DESIGN.md's defaults.
+    public static let defaults = SafetyThresholds()
+
+    /// The names of any values that are not finite and positive; empty when all are usable.
+    /// Services should refuse to start otherwise.
+    public var invalidFields: [String] {
+        let fields: [(String, Double)] = [
+            ("checkInInterval", checkInInterval), ("noReplyAfter", noReplyAfter),
+            ("noMovementAfter", noMovementAfter), ("movementMeters", movementMeters),
+            ("offlineGrace", offlineGrace),
+        ]
+        return fields.filter { !($0.1.isFinite && $0.1 > 0) }.map(\.0)
+    }
+
+    /// The movement rule with this threshold.
+    public var movementRule: MovementRule { MovementRule(thresholdMeters: movementMeters) }
+}

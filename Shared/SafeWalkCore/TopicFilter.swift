@@ -1,0 +1,75 @@
+/// An MQTT subscription filter (may contain `+` and a trailing `#`), with builders for the
+/// subscriptions SafeWalk services need and MQTT's matching rule (for in-memory buses).
+public struct TopicFilter: Hashable, Sendable, CustomStringConvertible {
+    /// The filter string as sent to the broker.
+    public let rawValue: String
+
+    /// Accepts a filter only if it is well formed: `+` and `#` occupy whole levels,
+    /// `#` only last, no NUL, not empty.
+    public init?(_ rawValue: String) {
+        guard Self.isWellFormed(rawValue) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(trusted: String) { rawValue = trusted }
+
+    /// A filter matching exactly one topic.
+    public init(_ topic: Topic, prefix: String = Topic.defaultPrefix) {
+        rawValue = topic.name(prefix: prefix)
+    }
+
+    public var description: String { rawValue }
+
+    /// `{prefix}/+/{channel}`, e.g. every walker's fixes or escalations.
+    public static func everyWalker(_ channel: WalkerChannel, prefix: String = Topic.defaultPrefix) -> TopicFilter {
+        TopicFilter(trusted: "\(prefix)/+/\(channel.path)")
+    }
+
+    /// `owntracks/+/+`: every OwnTracks device of every user.
+    public static let owntracks = TopicFilter(trusted: "owntracks/+/+")
+
+    /// `{prefix}/_service/+`: every service's online/offline status.
+    public static func serviceStatuses(prefix: String = Topic.defaultPrefix) -> TopicFilter {
+        TopicFilter(trusted: "\(prefix)/_service/+")
+    }
+
+    /// `{prefix}/_rejected/+`: every service's rejections.
+    public static func rejections(prefix: String = Topic.defaultPrefix) -> TopicFilter {
+        TopicFilter(trusted: "\(prefix)/_rejected/+")
+    }
+
+    /// `{prefix}/{w}/#`: everything about one walker.
+    public static func walker(_ walker: WalkerID, prefix: String = Topic.defaultPrefix) -> TopicFilter {
+        TopicFilter(trusted: "\(prefix)/\(walker)/#")
+    }
+
+    /// `{prefix}/#`: everything under the prefix (operators, tests).
+    public static func everything(prefix: String = Topic.defaultPrefix) -> TopicFilter {
+        TopicFilter(trusted: "\(prefix)/#")
+    }
+
+    /// Whether a published topic name matches this filter, by MQTT 3.1.1 §4.7 rules:
+    /// `+` matches one level, `#` the parent and any number of levels below, and a
+    /// wildcard first level never matches a `$` topic.
+    public func matches(_ topic: String) -> Bool {
+        if topic.hasPrefix("$"), rawValue.hasPrefix("+") || rawValue.hasPrefix("#") { return false }
+        let filterLevels = rawValue.split(separator: "/", omittingEmptySubsequences: false)
+        let topicLevels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        for (index, level) in filterLevels.enumerated() {
+            if level == "#" { return true }
+            guard index < topicLevels.count else { return false }
+            if level != "+" && level != topicLevels[index] { return false }
+        }
+        return filterLevels.count == topicLevels.count
+    }
+
+    private static func isWellFormed(_ raw: String) -> Bool {
+        guard !raw.isEmpty, !raw.contains("\u{0}") else { return false }
+        let levels = raw.split(separator: "/", omittingEmptySubsequences: false)
+        for (index, level) in levels.enumerated() {
+            if level.contains("#") && (level != "#" || index != levels.count - 1) { return false }
+            if level.contains("+") && level != "+" { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,45 @@
+extension Topic {
+    /// Parses a topic string back into a ``Topic``; nil for anything outside the contract,
+    /// including invalid walker ids, wildcards, empty levels and extra levels.
+    public static func parse(_ topic: String, prefix: String = Topic.defaultPrefix) -> Topic? {
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let prefixLevels = prefix.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if levels.count > prefixLevels.count, Array(levels.prefix(prefixLevels.count)) == prefixLevels,
+            let parsed = parseUnderPrefix(Array(levels.dropFirst(prefixLevels.count)))
+        {
+            return parsed
+        }
+        if levels.count == 3, levels[0] == "owntracks",
+            let user = WalkerID(validating: levels[1]), let device = DeviceName(validating: levels[2])
+        {
+            return .owntracks(user: user, device: device)
+        }
+        return nil
+    }
+
+    private static func parseUnderPrefix(_ rest: [String]) -> Topic? {
+        guard rest.count >= 2 else { return nil }
+        if rest.count == 2, let service = ServiceName(validating: rest[1]) {
+            switch rest[0] {
+            case "_rejected": return .rejected(service)
+            case "_service": return .serviceStatus(service)
+            default: break
+            }
+        }
+        guard let walker = WalkerID(validating: rest[0]),
+            let channel = WalkerChannel(path: rest.dropFirst().joined(separator: "/"))
+        else { return nil }
+        return Topic(channel, walker: walker)
+    }
+
+    /// Whether `prefix` can root our topics: non-empty levels, no wildcards, no NUL,
+    /// not a `$` system topic, not `owntracks` (which would make OwnTracks topics ambiguous).
+    public static func isValidPrefix(_ prefix: String) -> Bool {
+        guard !prefix.isEmpty, !prefix.hasPrefix("$"), prefix.utf8.count <= 256 else { return false }
+        let levels = prefix.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.first != "owntracks" else { return false }
+        return levels.allSatisfy { level in
+            !level.isEmpty && !level.contains { $0 == "+" || $0 == "#" || $0 == "\u{0}" }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import CMosquitto
+import Foundation
+import Logging
+
+/// libmosquitto's callbacks, on its network thread. C function pointers cannot capture, so each
+/// trampoline recovers the client from the user-data pointer set in `startNetworkLoop`.
+extension MQTTClient {
+    func installCallbacks() {
+        mosquitto_connect_with_flags_callback_set(handle) { _, userData, rc, flags in
+            MQTTClient.from(userData)?.didConnect(returnCode: rc, sessionPresent: flags & 1 == 1)
+        }
+        mosquitto_disconnect_callback_set(handle) { _, userData, rc in
+            MQTTClient.from(userData)?.didDisconnect(returnCode: rc)
+        }
+        mosquitto_publish_callback_set(handle) { _, userData, mid in
+            MQTTClient.from(userData)?.didAcknowledgePublish(messageID: mid)
+        }
+        mosquitto_subscribe_callback_set(handle) { _, userData, mid, count, granted in
+            let grants = (0..<Int(count)).map { granted?[$0] ?? 0x80 }
+            MQTTClient.from(userData)?.didAcknowledgeSubscribe(messageID: mid, granted: grants)
+        }
+        mosquitto_message_callback_set(handle) { _, userData, message in
+            guard let message, let client = MQTTClient.from(userData) else { return }
+            client.didReceive(message.pointee)
+        }
+        mosquitto_log_callback_set(handle) { _, userData, level, text in
+            guard let text, let client = MQTTClient.from(userData) else { return }
+            client.logger.trace("libmosquitto", metadata: ["level": "\(level)", "text": "\(String(cString: text))"])
+        }
+    }
+
+    private static func from(_ userData: UnsafeMutableRawPointer?) -> MQTTClient? {
+        guard let userData else { return nil }
+        return Unmanaged<MQTTClient>.fromOpaque(userData).takeUnretainedValue()
+    }
+
+    private func didConnect(returnCode: Int32, sessionPresent: Bool) {
+        guard returnCode == 0 else {
+            let refusal = MQTTError.connectionRefused(
+                code: returnCode, reason: String(cString: mosquitto_connack_string(returnCode)))
+            logger.error("broker refused the connection", metadata: ["reason": "\(refusal)"])
+            let waiters = state.withLock { state in
+                state.refusal = refusal
+                defer { state.connectWaiters = [] }
+                return state.connectWaiters
+            }
+            for waiter in waiters { waiter.resume(throwing: refusal) }
+            return
+        }
+        let (waiters, failed) = state.withLock { state -> ([CheckedContinuation<Void, any Error>], [(CheckedContinuation<Void, any Error>, MQTTError)]) in
+            guard state.phase != .closed else { return ([], []) }
+            state.phase = .connected
+            state.connects += 1
+            if !sessionPresent { state.grantedFilters = [] }
+            // The broker forgot our subscriptions (or never had some): ask again.
+            for (filter, qos) in state.wantedFilters where !state.grantedFilters.contains(filter) {
+                var mid: Int32 = 0
+                if mosquitto_subscribe(handle, &mid, filter, qos.rawValue) == MOSQ_ERR_SUCCESS.rawValue {
+                    state.inflightSubscribes[mid] = filter
+                }
+            }
+            // Publishes made while offline go out now, in the order they were made.
+            let parked = state.offlinePublishes
+            state.offlinePublishes = []
+            var failed: [(CheckedContinuation<Void, any Error>, MQTTError)] = []
+            for entry in parked {
+                if case .failed(let error) = sendLocked(entry.message, waiter: entry.waiter, state: &state) {
+                    failed.append((entry.waiter, error))
+                }
+            }
+            defer { state.connectWaiters = [] }
+            return (state.connectWaiters, failed)
+        }
+        logger.info("connected to broker", metadata: [
+            "host": "\(configuration.host)", "port": "\(configuration.port)", "sessionPresent": "\(sessionPresent)"])
+        for waiter in waiters { waiter.resume() }
+        for (waiter, error) in failed { waiter.resume(throwing: error) }
+    }
+
+    private func didDisconnect(returnCode: Int32) {
+        let unexpected = state.withLock { state in
+            guard state.phase == .connected || state.phase == .connecting else { return false }
+            if state.phase == .connected { state.connectionLosses += 1 }
+            state.phase = .connecting
+            state.inflightSubscribes = [:]
+            return true
+        }
+        if unexpected {
+            logger.warning("connection to broker lost, reconnecting", metadata: [
+                "reason": "\(MosquittoLibrary.message(for: returnCode))"])
+        }
+    }
+
+    private func didAcknowledgePublish(messageID: Int32) {
+        let waiter = state.withLock { $0.publishWaiters.removeValue(forKey: messageID) }
+        waiter?.resume()
+    }
+
+    private func didAcknowledgeSubscribe(messageID: Int32, granted: [Int32]) {
+        let refused = granted.contains { $0 >= 0x80 }
+        let (filter, waiters): (String?, [CheckedContinuation<Void, any Error>]) = state.withLock { state in
+            guard let filter = state.inflightSubscribes.removeValue(forKey: messageID) else { return (nil, []) }
+            if !refused { state.grantedFilters.insert(filter) }
+            return (filter, state.subscribeWaiters.removeValue(forKey: filter) ?? [])
+        }
+        guard let filter else { return }
+        if refused {
+            logger.error("broker refused subscription", metadata: ["filter": "\(filter)"])
+            for waiter in waiters { waiter.resume(throwing: MQTTError.subscriptionRefused(filter: filter)) }
+        } else {
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    private func didReceive(_ raw: mosquitto_message) {
+        // libmosquitto frees the payload after we return: copy it now.
+        let payload = raw.payloadlen > 0 && raw.payload != nil
+            ? Data(bytes: raw.payload, count: Int(raw.payloadlen)) : Data()
+        let message = MQTTMessage(topic: String(cString: raw.topic), payload: payload,
+                                  qos: QoS(rawValue: raw.qos) ?? .atMostOnce, retain: raw.retain)
+        let buffers = state.withLock { state in
+            state.registrations.values.filter { mqttTopic(message.topic, matches: $0.filter) }.map(\.buffer)
+        }
+        for buffer in buffers { buffer.append(message) }
+    }
+}

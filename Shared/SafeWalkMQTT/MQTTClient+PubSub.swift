@@ -1,0 +1,127 @@
+import CMosquitto
+import Foundation
+import Synchronization
+
+extension MQTTClient {
+    /// Publishes one message. At QoS 1/2 this returns only after the broker acknowledged it; while
+    /// disconnected it waits (libmosquitto re-sends on reconnect). Cancelling the task stops the
+    /// wait but not the delivery already queued.
+    public func publish(_ message: MQTTMessage) async throws {
+        if message.qos == .atMostOnce {
+            let rc = message.payload.withUnsafeBytes { bytes in
+                mosquitto_publish(handle, nil, message.topic, Int32(bytes.count), bytes.baseAddress, 0, message.retain)
+            }
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw MosquittoLibrary.error(rc, topic: message.topic) }
+            return
+        }
+        let box = PublishTicketBox()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // The lock is held across mosquitto_publish and the registration of the message id,
+                // so a fast PUBACK cannot arrive before anyone waits for it.
+                let failure: MQTTError? = state.withLock { state in
+                    guard state.phase != .closed, state.phase != .idle else { return .shutDown }
+                    switch sendLocked(message, waiter: continuation, state: &state) {
+                    case .sent(let mid): box.set(.sent(mid))
+                    case .queued(let ticket): box.set(.queued(ticket))
+                    case .failed(let error): return error
+                    }
+                    return nil
+                }
+                if let failure { continuation.resume(throwing: failure) }
+            }
+        } onCancel: {
+            let waiter: CheckedContinuation<Void, any Error>? = state.withLock { state in
+                switch box.get() {
+                case .sent(let mid): return state.publishWaiters.removeValue(forKey: mid)
+                case .queued(let ticket):
+                    guard let index = state.offlinePublishes.firstIndex(where: { $0.ticket == ticket }) else { return nil }
+                    return state.offlinePublishes.remove(at: index).waiter
+                case nil: return nil
+                }
+            }
+            waiter?.resume(throwing: CancellationError())
+        }
+    }
+
+    enum SendOutcome { case sent(Int32), queued(UInt64), failed(MQTTError) }
+
+    /// Hands a QoS 1/2 message to libmosquitto, or parks it until the next connect when offline
+    /// (libmosquitto refuses publishes while disconnected). Call with the state lock held.
+    func sendLocked(_ message: MQTTMessage, waiter: CheckedContinuation<Void, any Error>,
+                    state: inout MQTTClientState) -> SendOutcome {
+        var mid: Int32 = 0
+        let rc = message.payload.withUnsafeBytes { bytes in
+            mosquitto_publish(handle, &mid, message.topic, Int32(bytes.count), bytes.baseAddress,
+                              message.qos.rawValue, message.retain)
+        }
+        switch rc {
+        case MOSQ_ERR_SUCCESS.rawValue:
+            state.publishWaiters[mid] = waiter
+            return .sent(mid)
+        case MOSQ_ERR_NO_CONN.rawValue:
+            let ticket = state.nextTicket
+            state.nextTicket += 1
+            state.offlinePublishes.append((ticket, message, waiter))
+            return .queued(ticket)
+        default:
+            return .failed(MosquittoLibrary.error(rc, topic: message.topic))
+        }
+    }
+
+    /// Subscribes to `filter` (wildcards allowed) and returns once the broker granted it, so a
+    /// retained message published before the call is delivered to the returned sequence. While
+    /// disconnected, the subscription is made on the next connect and this waits for it.
+    public func subscribe(_ filter: String, qos: QoS = .atLeastOnce) async throws -> MQTTSubscription {
+        guard mosquitto_sub_topic_check(filter) == MOSQ_ERR_SUCCESS.rawValue else { throw MQTTError.invalidTopic(filter) }
+        let id: UInt64 = state.withLock { state in
+            defer { state.nextRegistrationID += 1 }
+            return state.nextRegistrationID
+        }
+        let buffer = MessageBuffer { [weak self] in self?.unregister(id) }
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let failure: MQTTError? = state.withLock { state in
+                    guard state.phase != .closed, state.phase != .idle else { return .shutDown }
+                    state.registrations[id] = .init(filter: filter, qos: qos, buffer: buffer)
+                    state.subscribeWaiters[filter, default: []].append(continuation)
+                    guard state.phase == .connected else { return nil }  // on_connect subscribes it
+                    var mid: Int32 = 0
+                    let rc = mosquitto_subscribe(handle, &mid, filter, qos.rawValue)
+                    if rc == MOSQ_ERR_SUCCESS.rawValue {
+                        state.inflightSubscribes[mid] = filter
+                    } else if rc != MOSQ_ERR_NO_CONN.rawValue {
+                        state.subscribeWaiters[filter]?.removeLast()
+                        return MosquittoLibrary.error(rc, topic: filter)
+                    }
+                    return nil
+                }
+                if let failure { continuation.resume(throwing: failure) }
+            }
+        } catch {
+            buffer.finish()
+            throw error
+        }
+        return MQTTSubscription(filter: filter, buffer: buffer)
+    }
+
+    /// Drops a finished subscription; unsubscribes at the broker when no one else wants the filter.
+    private func unregister(_ id: UInt64) {
+        state.withLock { state in
+            guard let gone = state.registrations.removeValue(forKey: id) else { return }
+            guard state.phase == .connected,
+                  !state.registrations.values.contains(where: { $0.filter == gone.filter }) else { return }
+            state.grantedFilters.remove(gone.filter)
+            mosquitto_unsubscribe(handle, nil, gone.filter)
+        }
+    }
+}
+
+/// Where a publish is (on the wire with a message id, or parked offline), shared between the
+/// publishing task and its cancellation handler.
+final class PublishTicketBox: Sendable {
+    enum Ticket { case sent(Int32), queued(UInt64) }
+    private let value = Mutex<Ticket?>(nil)
+    func set(_ ticket: Ticket) { value.withLock { $0 = ticket } }
+    func get() -> Ticket? { value.withLock { $0 } }
+}

@@ -1,0 +1,178 @@
+import CMosquitto
+import Foundation
+import Logging
+import Synchronization
+
+/// An MQTT 3.1.1 client over libmosquitto: the only code in SafeWalk that touches its C API.
+///
+/// - Publishing at QoS 1 or 2 returns only once the broker acknowledged the message
+///   (PUBACK / PUBCOMP). While the broker is unreachable such publishes are queued inside
+///   libmosquitto and re-sent on reconnect, so the call simply waits: nothing acknowledged is lost,
+///   and nothing unacknowledged is reported as sent. QoS 0 while offline throws `.notConnected`.
+/// - Subscriptions accept wildcards and are delivered as an `AsyncSequence`
+///   (`MQTTSubscription`). A consumer slower than the broker never loses a message and never
+///   blocks the network thread; its backlog grows in memory instead (see `MessageBuffer`).
+/// - The session is persistent by default (`cleanSession: false`, stable client id). After a
+///   reconnect, filters are re-subscribed whenever the broker did not keep the session.
+/// - Reconnects with exponential backoff forever; a refused CONNECT (bad credentials) is
+///   reported to `connect()` as `.connectionRefused` instead of being retried silently.
+/// - `shutdown()` disconnects cleanly, so the Last Will is *not* published.
+public final class MQTTClient: MessageBus, @unchecked Sendable {
+    // @unchecked: `handle` is only used through libmosquitto calls, which are thread-safe once
+    // `mosquitto_loop_start` runs the network thread; all Swift state sits behind `state`.
+    let handle: OpaquePointer
+    let configuration: MQTTConfiguration
+    let logger: Logger
+    let state = Mutex(MQTTClientState())
+    /// Keeps `self` alive while the network thread may call back into it.
+    private let selfRetain = Mutex<Unmanaged<MQTTClient>?>(nil)
+
+    public init(configuration: MQTTConfiguration, logger: Logger) throws(MQTTError) {
+        try configuration.validate()
+        MosquittoLibrary.ensureInitialised()
+        guard let handle = mosquitto_new(configuration.clientID, configuration.cleanSession, nil) else {
+            throw .library(code: MOSQ_ERR_NOMEM.rawValue, message: "mosquitto_new failed")
+        }
+        self.handle = handle
+        self.configuration = configuration
+        var logger = logger
+        logger[metadataKey: "mqtt.client"] = "\(configuration.clientID)"
+        self.logger = logger
+        do {
+            try applyOptions()
+        } catch {
+            mosquitto_destroy(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        mosquitto_destroy(handle)
+    }
+
+    /// Connects and waits for the broker's CONNACK. If the broker is not up yet this keeps
+    /// retrying with backoff (cancel the task to give up). Throws `.connectionRefused` when the
+    /// broker rejects the credentials or client id; the client is then shut down.
+    public func connect() async throws {
+        let start: Bool = state.withLock { state in
+            guard state.phase == .idle else { return false }
+            state.phase = .connecting
+            return true
+        }
+        if start { try startNetworkLoop() }
+        do {
+            try await waitUntilConnected()
+        } catch let error as MQTTError {
+            if case .connectionRefused = error { await shutdown() }
+            throw error
+        }
+    }
+
+    /// Suspends until the client is connected (returns at once if it is).
+    public func waitUntilConnected() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let outcome: Result<Void, MQTTError>? = state.withLock { state in
+                if let refusal = state.refusal { return .failure(refusal) }
+                switch state.phase {
+                case .connected: return .success(())
+                case .closed, .idle: return .failure(.shutDown)
+                case .connecting:
+                    state.connectWaiters.append(continuation)
+                    return nil
+                }
+            }
+            if let outcome { continuation.resume(with: outcome) }
+        }
+    }
+
+    public var isConnected: Bool { state.withLock { $0.phase == .connected } }
+
+    /// How often the client connected, and lost a connection, since it started.
+    public var connectionCounts: (connects: Int, losses: Int) {
+        state.withLock { ($0.connects, $0.connectionLosses) }
+    }
+
+    private func startNetworkLoop() throws(MQTTError) {
+        selfRetain.withLock { $0 = Unmanaged.passRetained(self) }
+        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        installCallbacks()
+        let rc = mosquitto_connect_async(handle, configuration.host, Int32(configuration.port),
+                                         configuration.keepAliveSeconds)
+        // MOSQ_ERR_ERRNO here usually means "broker not up yet": the loop keeps retrying.
+        if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue {
+            selfRetain.withLock { $0?.release(); $0 = nil }
+            state.withLock { $0.phase = .closed }
+            throw MosquittoLibrary.error(rc)
+        }
+        if rc == MOSQ_ERR_ERRNO.rawValue {
+            logger.warning("broker not reachable yet, retrying", metadata: [
+                "host": "\(configuration.host)", "port": "\(configuration.port)"])
+        }
+        let loop = mosquitto_loop_start(handle)
+        guard loop == MOSQ_ERR_SUCCESS.rawValue else {
+            selfRetain.withLock { $0?.release(); $0 = nil }
+            state.withLock { $0.phase = .closed }
+            throw MosquittoLibrary.error(loop)
+        }
+    }
+
+    /// Disconnects cleanly (no Last Will), stops the network thread, ends every subscription and
+    /// fails every waiting call with `.shutDown`. Safe to call more than once.
+    public func shutdown() async {
+        let wasRunning: Bool = state.withLock { state in
+            defer { state.phase = .closed }
+            return state.phase != .closed && state.phase != .idle
+        }
+        guard wasRunning else {
+            failEverything()
+            return
+        }
+        mosquitto_disconnect(handle)
+        // Joins the network thread once it has sent DISCONNECT (or given up reconnecting).
+        // Blocking, so it runs off the cooperative pool.
+        let handle = UncheckedHandle(handle)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                mosquitto_loop_stop(handle.pointer, false)
+                done.resume()
+            }
+        }
+        failEverything()
+        selfRetain.withLock { $0?.release(); $0 = nil }
+        logger.debug("MQTT client shut down")
+    }
+
+    private func failEverything() {
+        let (waiters, buffers) = state.withLock { state in
+            let buffers = state.registrations.values.map(\.buffer)
+            state.registrations = [:]
+            return (state.drainAllWaiters(), buffers)
+        }
+        for waiter in waiters { waiter.resume(throwing: MQTTError.shutDown) }
+        for buffer in buffers { buffer.finish() }
+    }
+
+    /// Simulates the process dying: the socket closes with no DISCONNECT, so the broker publishes
+    /// the Last Will. For tests of Last Will handling only.
+    func abandonConnectionForTesting() async {
+        state.withLock { $0.phase = .closed }
+        let handle = UncheckedHandle(handle)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                mosquitto_loop_stop(handle.pointer, true)
+                // Close the socket under the broker's feet, as a crash would.
+                let socket = mosquitto_socket(handle.pointer)
+                if socket >= 0 { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+                done.resume()
+            }
+        }
+        failEverything()
+        selfRetain.withLock { $0?.release(); $0 = nil }
+    }
+}
+
+/// Carries the handle into the thread that joins the network loop.
+struct UncheckedHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+}

@@ -1,0 +1,50 @@
+/// The mutable part of `MQTTClient`, only ever touched under its lock.
+struct MQTTClientState {
+    enum Phase: Equatable { case idle, connecting, connected, closed }
+
+    struct Registration {
+        let filter: String
+        let qos: QoS
+        let buffer: MessageBuffer
+    }
+
+    var phase: Phase = .idle
+    var connectWaiters: [CheckedContinuation<Void, any Error>] = []
+    var refusal: MQTTError?
+
+    /// QoS 1/2 publishes waiting for PUBACK/PUBCOMP, by message id.
+    var publishWaiters: [Int32: CheckedContinuation<Void, any Error>] = [:]
+    /// QoS 1/2 publishes made while offline, sent in order on the next connect.
+    var offlinePublishes: [(ticket: UInt64, message: MQTTMessage, waiter: CheckedContinuation<Void, any Error>)] = []
+    var nextTicket: UInt64 = 0
+    /// SUBSCRIBE packets on the wire, by message id.
+    var inflightSubscribes: [Int32: String] = [:]
+    /// Callers of `subscribe` waiting for the broker to grant their filter.
+    var subscribeWaiters: [String: [CheckedContinuation<Void, any Error>]] = [:]
+    /// Filters the broker holds for this session.
+    var grantedFilters: Set<String> = []
+
+    var registrations: [UInt64: Registration] = [:]
+    var nextRegistrationID: UInt64 = 0
+
+    var connects = 0
+    var connectionLosses = 0
+
+    /// Distinct filters with the highest QoS any registration asked for.
+    var wantedFilters: [String: QoS] {
+        registrations.values.reduce(into: [:]) { wanted, registration in
+            wanted[registration.filter] = max(wanted[registration.filter] ?? .atMostOnce, registration.qos)
+        }
+    }
+
+    /// Takes every waiter out, so they can be resumed outside the lock.
+    mutating func drainAllWaiters() -> [CheckedContinuation<Void, any Error>] {
+        var all = connectWaiters + Array(publishWaiters.values) + offlinePublishes.map(\.waiter)
+        offlinePublishes = []
+        for waiters in subscribeWaiters.values { all += waiters }
+        connectWaiters = []
+        publishWaiters = [:]
+        subscribeWaiters = [:]
+        return all
+    }
+}

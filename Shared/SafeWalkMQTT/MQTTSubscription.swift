@@ -1,0 +1,56 @@
+/// The messages matching one subscription filter, in the order the broker delivered them.
+///
+/// One consumer only: iterate it once (or its `batches` once, not both). Iteration ends when
+/// the client shuts down, the task is cancelled, or `cancel()` is called, and the filter is then
+/// unsubscribed. See `MessageBuffer` for what happens when the consumer is slower than the broker:
+/// nothing is dropped and the network thread never blocks.
+public struct MQTTSubscription: AsyncSequence, Sendable {
+    public typealias Element = MQTTMessage
+    public typealias Failure = Never
+
+    public let filter: String
+    let buffer: MessageBuffer
+
+    init(filter: String, buffer: MessageBuffer) {
+        self.filter = filter
+        self.buffer = buffer
+    }
+
+    /// Stops delivery and ends iteration.
+    public func cancel() { buffer.finish() }
+
+    /// The deepest backlog this subscription has had, for operators and benchmarks.
+    public var highWaterMark: Int { buffer.highWaterMark }
+
+    /// Everything that arrived since the last wake-up, as one array: for consumers that do their
+    /// work in batches (one SQLite transaction per batch, say).
+    public var batches: Batches { Batches(buffer: buffer) }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(buffer: buffer) }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        let buffer: MessageBuffer
+
+        public mutating func next() async -> MQTTMessage? { await buffer.next() }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> MQTTMessage? {
+            await buffer.next()
+        }
+    }
+
+    public struct Batches: AsyncSequence, Sendable {
+        public typealias Element = [MQTTMessage]
+        public typealias Failure = Never
+        let buffer: MessageBuffer
+
+        public func makeAsyncIterator() -> Iterator { Iterator(buffer: buffer) }
+
+        public struct Iterator: AsyncIteratorProtocol {
+            let buffer: MessageBuffer
+            public mutating func next() async -> [MQTTMessage]? { await buffer.nextBatch() }
+            public mutating func next(isolation actor: isolated (any Actor)?) async -> [MQTTMessage]? {
+                await buffer.nextBatch()
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Logging
+import SafeWalkMQTT
+import ServiceLifecycle
+import SafeWalkCore
+
+/// The whole of each executable's `main`: configuration, logging, broker connection, then the
+/// service's own parts in a `ServiceGroup` that stops gracefully on SIGTERM or SIGINT.
+public enum ServiceRunner {
+    /// Exit codes an operator (or a supervisor) can act on.
+    public enum ExitCode: Int32 {
+        case configuration = 2
+        case brokerRefused = 3
+        case failed = 1
+    }
+
+    /// Never returns: exits 0 after a graceful shutdown, or with an `ExitCode` on failure.
+    public static func run(
+        _ service: ServiceName,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        build: @Sendable (ServiceContext) async throws -> [any Service]
+    ) async -> Never {
+        let configuration: ServiceConfiguration
+        do {
+            configuration = try ServiceConfiguration(service: service, environment: environment)
+        } catch {
+            FileHandle.standardError.write(Data("\(service): configuration error: \(error)\n".utf8))
+            exit(ExitCode.configuration.rawValue)
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = configuration.logLevel
+            return handler
+        }
+        var logger = Logger(label: "safewalk.\(service)")
+        logger[metadataKey: "service"] = "\(service)"
+        do {
+            try await runConnected(configuration, logger: logger, build: build)
+            exit(0)
+        } catch let error as MQTTError {
+            logger.critical("broker connection failed", metadata: ["error": "\(error)"])
+            if case .connectionRefused = error { exit(ExitCode.brokerRefused.rawValue) }
+            exit(ExitCode.failed.rawValue)
+        } catch let error as ConfigurationError {
+            logger.critical("configuration error", metadata: ["error": "\(error)"])
+            exit(ExitCode.configuration.rawValue)
+        } catch {
+            logger.critical("service failed", metadata: ["error": "\(error)"])
+            exit(ExitCode.failed.rawValue)
+        }
+    }
+
+    static func runConnected(
+        _ configuration: ServiceConfiguration, logger: Logger,
+        build: @Sendable (ServiceContext) async throws -> [any Service]
+    ) async throws {
+        let client = try MQTTClient(configuration: configuration.mqtt, logger: logger)
+        logger.info("connecting to broker", metadata: [
+            "host": "\(configuration.mqtt.host)", "port": "\(configuration.mqtt.port)"])
+        try await client.connect()
+        let context = ServiceContext(configuration: configuration, bus: client, logger: logger)
+        let parts: [any Service]
+        do {
+            parts = try await build(context)
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+        try await client.publish(MQTTMessage(topic: configuration.statusTopic, payload: Presence.online.payload, retain: true))
+        logger.info("ready", metadata: ["statusTopic": "\(configuration.statusTopic)"])
+        let presence = BrokerPresence(client: client, topic: configuration.statusTopic, logger: logger)
+        let group = ServiceGroup(
+            services: [presence] + parts, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await group.run()
+    }
+}

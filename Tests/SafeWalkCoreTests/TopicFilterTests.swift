@@ -1,0 +1,67 @@
+import Testing
+
+import SafeWalkCore
+
+@Suite struct TopicFilterTests {
+    @Test func everyWalkerFiltersPutAPlusWhereTheWalkerGoes() {
+        #expect(TopicFilter.everyWalker(.fix).rawValue == "safewalk/+/fix")
+        #expect(TopicFilter.everyWalker(.escalation, prefix: "t1").rawValue == "t1/+/escalation")
+        #expect(TopicFilter.everyWalker(.contactsAdd).rawValue == "safewalk/+/contacts/add")
+    }
+
+    @Test func serviceFiltersCoverEveryService() {
+        #expect(TopicFilter.owntracks.rawValue == "owntracks/+/+")
+        #expect(TopicFilter.serviceStatuses().rawValue == "safewalk/_service/+")
+        #expect(TopicFilter.rejections(prefix: "p").rawValue == "p/_rejected/+")
+        #expect(TopicFilter.walker(walker("bob")).rawValue == "safewalk/bob/#")
+        #expect(TopicFilter.everything().rawValue == "safewalk/#")
+    }
+
+    @Test func everyWalkerFilterMatchesThatChannelForAnyWalkerOnly() {
+        let filter = TopicFilter.everyWalker(.fix)
+        #expect(filter.matches(Topic.fix(walker("alice")).name()))
+        #expect(filter.matches(Topic.fix(walker("bob")).name()))
+        #expect(!filter.matches(Topic.position(walker("alice")).name()))
+        #expect(!filter.matches("safewalk/alice/fix/extra"))
+        #expect(!filter.matches("other/alice/fix"))
+    }
+
+    @Test func ownTracksFilterMatchesEveryDeviceButNotOurTopics() {
+        #expect(TopicFilter.owntracks.matches("owntracks/alice/phone"))
+        #expect(!TopicFilter.owntracks.matches("owntracks/alice"))
+        #expect(!TopicFilter.owntracks.matches("safewalk/alice/fix"))
+    }
+
+    @Test func hashMatchesTheParentAndEverythingBelow() {
+        let filter = TopicFilter.walker(walker("bob"))
+        #expect(filter.matches("safewalk/bob"))
+        #expect(filter.matches("safewalk/bob/contacts/result"))
+        #expect(!filter.matches("safewalk/bobby/fix"))
+    }
+
+    @Test func wildcardsNeverMatchDollarTopics() {
+        #expect(!TopicFilter("#")!.matches("$SYS/broker/uptime"))
+        #expect(!TopicFilter("+/broker/uptime")!.matches("$SYS/broker/uptime"))
+        #expect(TopicFilter("$SYS/#")!.matches("$SYS/broker/uptime"))
+    }
+
+    @Test(arguments: ["a/b#", "a/#/b", "a+/b", "", "##"])
+    func malformedFiltersAreRefused(raw: String) {
+        #expect(TopicFilter(raw) == nil)
+    }
+
+    @Test func filtersWithNULAreRefused() {
+        #expect(TopicFilter("a/\u{0}") == nil)
+    }
+
+    @Test(arguments: ["#", "+", "a/+/c", "a/#", "+/+/+"])
+    func wellFormedFiltersAreAccepted(raw: String) {
+        #expect(TopicFilter(raw)?.rawValue == raw)
+    }
+
+    @Test func aFilterBuiltFromATopicMatchesOnlyThatTopic() {
+        let filter = TopicFilter(Topic.status(walker("alice")))
+        #expect(filter.matches("safewalk/alice/status"))
+        #expect(!filter.matches("safewalk/bob/status"))
+    }
+}

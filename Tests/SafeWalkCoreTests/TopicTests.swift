@@ -1,0 +1,108 @@
+import Testing
+
+import SafeWalkCore
+
+/// One of every topic, with the string DESIGN.md gives it under the default prefix.
+let everyTopic: [(Topic, String)] = [
+    (.fix(walker()), "safewalk/alice/fix"),
+    (.presence(walker()), "safewalk/alice/presence"),
+    (.reply(walker()), "safewalk/alice/reply"),
+    (.action(walker()), "safewalk/alice/action"),
+    (.position(walker()), "safewalk/alice/position"),
+    (.status(walker()), "safewalk/alice/status"),
+    (.prompt(walker()), "safewalk/alice/prompt"),
+    (.chat(walker()), "safewalk/alice/chat"),
+    (.escalation(walker()), "safewalk/alice/escalation"),
+    (.contactsAdd(walker()), "safewalk/alice/contacts/add"),
+    (.contactsRemove(walker()), "safewalk/alice/contacts/remove"),
+    (.contacts(walker()), "safewalk/alice/contacts"),
+    (.contactsResult(walker()), "safewalk/alice/contacts/result"),
+    (.alert(walker()), "safewalk/alice/alert"),
+    (.delivery(walker()), "safewalk/alice/delivery"),
+    (.rejected(.locationIngest), "safewalk/_rejected/location-ingest"),
+    (.serviceStatus(.watchdog), "safewalk/_service/watchdog"),
+    (.owntracks(user: walker(), device: DeviceName(validating: "phone")!), "owntracks/alice/phone"),
+]
+
+@Suite struct TopicTests {
+    @Test func everyTopicHasItsDesignName() {
+        for (topic, name) in everyTopic { #expect(topic.name() == name) }
+        #expect(Set(everyTopic.map(\.0.kind)) == Set(TopicKind.allCases))  // the list is complete
+    }
+
+    @Test(arguments: ["safewalk", "test-run-7", "tenant/a/safewalk"])
+    func everyTopicRoundTrips(prefix: String) {
+        for (topic, _) in everyTopic {
+            #expect(Topic.parse(topic.name(prefix: prefix), prefix: prefix) == topic)
+        }
+    }
+
+    @Test func owntracksTopicsIgnoreThePrefix() {
+        let topic = Topic.owntracks(user: walker("bob"), device: DeviceName(validating: "pixel-7")!)
+        #expect(topic.name(prefix: "custom") == "owntracks/bob/pixel-7")
+        #expect(Topic.parse("owntracks/bob/pixel-7", prefix: "custom") == topic)
+    }
+
+    @Test(arguments: [
+        "safewalk/+/fix", "safewalk/#/fix", "safewalk/jose\u{301}/fix", "safewalk/a b/fix",
+        "safewalk/\(String(repeating: "a", count: 65))/fix", "owntracks/a+b/phone",
+        "owntracks/bob/my phone",
+    ])
+    func parseRefusesInvalidNames(topic: String) {
+        #expect(Topic.parse(topic) == nil)
+    }
+
+    @Test(arguments: [
+        "safewalk/alice/fix/extra", "safewalk/alice/unknown", "safewalk/alice", "safewalk/alice/contacts/other",
+        "safewalk//fix", "safewalk/alice/fix/", "/safewalk/alice/fix", "other/alice/fix", "owntracks/alice",
+        "owntracks/alice/phone/extra", "safewalk/_rejected", "safewalk/_service/watchdog/x", "", "safewalk",
+    ])
+    func parseRefusesTopicsOutsideTheContract(topic: String) {
+        #expect(Topic.parse(topic) == nil)
+    }
+
+    @Test func parseOnlyAcceptsTheGivenPrefix() {
+        #expect(Topic.parse("safewalk/alice/fix", prefix: "other") == nil)
+        #expect(Topic.parse("a/b/alice/fix", prefix: "a/b") == .fix(walker()))
+        #expect(Topic.parse("a/alice/fix", prefix: "a/b") == nil)
+    }
+
+    @Test func reservedLevelsParseAsServiceTopics() {
+        #expect(Topic.parse("safewalk/_service/notifier") == .serviceStatus(.notifier))
+        #expect(Topic.parse("safewalk/_rejected/contacts-store") == .rejected(.contactsStore))
+        // Never a walker named "_service": that would let a device speak for a service.
+        #expect(Topic.parse("safewalk/_service/fix") == .serviceStatus(ServiceName(validating: "fix")!))
+    }
+
+    @Test func walkerChannelsBuildAndSplitTopics() {
+        for channel in WalkerChannel.allCases {
+            let topic = Topic(channel, walker: walker("w1"))
+            #expect(topic.walkerChannel?.channel == channel)
+            #expect(topic.walkerChannel?.walker == walker("w1"))
+            #expect(WalkerChannel(path: channel.path) == channel)
+            #expect(TopicKind(channel).rawValue == channel.rawValue)
+            #expect(topic.kind == TopicKind(channel))
+        }
+    }
+
+    @Test func walkerIsTheOwntracksUserAndAbsentForServices() {
+        #expect(Topic.owntracks(user: walker("bob"), device: DeviceName(validating: "d")!).walker == walker("bob"))
+        #expect(Topic.serviceStatus(.watchdog).walker == nil)
+        #expect(Topic.rejected(.notifier).walkerChannel == nil)
+        #expect(Topic.escalation(walker("carol")).walker == walker("carol"))
+    }
+
+    @Test(arguments: ["safewalk", "a/b", "test-123", "sw_2"])
+    func acceptsUsablePrefixes(prefix: String) {
+        #expect(Topic.isValidPrefix(prefix))
+    }
+
+    @Test(arguments: ["", "a/+", "#", "a//b", "/a", "a/", "$SYS", "owntracks"])
+    func refusesUnusablePrefixes(prefix: String) {
+        #expect(!Topic.isValidPrefix(prefix))
+    }
+
+    @Test func refusesAPrefixWithNUL() {
+        #expect(!Topic.isValidPrefix("a\u{0}b"))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+@testable import SafeWalkMQTT
+import Testing
+import TestSupport
+
+@Suite("Last Will, reconnection and slow consumers")
+struct SessionTests {
+    @Test func lastWillIsPublishedWhenAClientDiesWithoutDisconnecting() async throws {
+        let broker = try await MosquittoBroker.start()
+        let watcher = try await broker.client()
+        let presence = try await watcher.subscribe("safewalk/alice/presence", qos: .atLeastOnce)
+        let will = MQTTMessage(topic: "safewalk/alice/presence", string: "offline", retain: true)
+        let phone = try await broker.client("alice-phone", lastWill: will)
+        try await phone.publish("safewalk/alice/presence", string: "online", retain: true)
+        #expect(try await presence.first(1).map(\.string) == ["online"])
+        await phone.abandonConnectionForTesting()
+        #expect(try await presence.first(1).map(\.string) == ["offline"])
+        await watcher.shutdown(); await broker.shutdown()
+    }
+
+    @Test func cleanShutdownDoesNotPublishTheLastWill() async throws {
+        let broker = try await MosquittoBroker.start()
+        let watcher = try await broker.client()
+        let presence = try await watcher.subscribe("safewalk/bob/presence", qos: .atLeastOnce)
+        let will = MQTTMessage(topic: "safewalk/bob/presence", string: "offline")
+        let phone = try await broker.client("bob-phone", lastWill: will)
+        await phone.shutdown()
+        // The marker is published after the shutdown: if the will had fired it would come first.
+        let marker = try await broker.client()
+        try await marker.publish("safewalk/bob/presence", string: "marker")
+        #expect(try await presence.first(1).map(\.string) == ["marker"])
+        await watcher.shutdown(); await marker.shutdown(); await broker.shutdown()
+    }
+
+    @Test func aSlowConsumerLosesNothing() async throws {
+        let broker = try await MosquittoBroker.start()
+        let (publisher, subscriber) = (try await broker.client(), try await broker.client())
+        let messages = try await subscriber.subscribe("rt/burst", qos: .atMostOnce)
+        let count = 20_000
+        for index in 0..<count {
+            try await publisher.publish("rt/burst", string: "\(index)", qos: .atMostOnce)
+        }
+        // Only now does the consumer start reading: everything waited in its buffer.
+        let received = try await messages.first(count, within: 30)
+        #expect(received.count == count)
+        #expect(received.last?.string == "\(count - 1)")
+        #expect(messages.highWaterMark > 0)
+        await publisher.shutdown(); await subscriber.shutdown(); await broker.shutdown()
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process started with posix_spawn and a clean signal state.
+///
+/// Foundation's `Process` hands the child the parent's blocked-signal mask, and test runners
+/// block SIGTERM on their threads: a broker or service spawned that way ignores SIGTERM forever.
+/// Here the mask is emptied and every signal reset to its default, as a shell would.
+public final class ChildProcess: Sendable {
+    public let pid: pid_t
+    public let executable: String
+    public let logFile: URL
+
+    /// Starts `executable` with `arguments`; stdout and stderr go to `logFile`.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                logFile: URL) throws {
+        self.executable = executable
+        self.logFile = logFile
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, logFile.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard rc == 0 else { throw HarnessError.system("posix_spawn \(executable)", rc) }
+        self.pid = pid
+    }
+
+    public func signal(_ signal: Int32) { _ = Glibc.kill(pid, signal) }
+
+    /// The exit status if the process has ended (reaping it), nil while it runs.
+    /// A process killed by a signal reports 128 + the signal number, as a shell does.
+    public func exitStatusIfEnded() -> Int32? {
+        var status: Int32 = 0
+        let rc = waitpid(pid, &status, WNOHANG)
+        guard rc == pid else { return rc == -1 ? -1 : nil }
+        let signalled = status & 0x7f
+        return signalled == 0 ? (status >> 8) & 0xff : 128 + signalled
+    }
+
+    /// Waits (polling, without blocking a thread) for the process to end.
+    public func waitForExit(within seconds: Double = 10) async throws -> Int32 {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while true {
+            if let status = exitStatusIfEnded() { return status }
+            guard ContinuousClock.now < deadline else { throw HarnessError.timedOut("\(executable) to exit") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    public var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+}

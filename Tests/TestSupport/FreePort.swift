@@ -1,0 +1,60 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Network helpers for tests that start real servers on loopback.
+public enum Loopback {
+    /// A TCP port on 127.0.0.1 that nothing listens on right now (the kernel picks it).
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError.system("socket", errno) }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw HarnessError.system("bind", errno) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw HarnessError.system("getsockname", errno) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether something accepts TCP connections on 127.0.0.1:`port`.
+    public static func isAccepting(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
+
+public enum HarnessError: Error, CustomStringConvertible {
+    case system(String, Int32)
+    case timedOut(String)
+    case notFound(String)
+    case processFailed(String)
+
+    public var description: String {
+        switch self {
+        case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
+        case .timedOut(let what): "timed out waiting for \(what)"
+        case .notFound(let what): "not found: \(what)"
+        case .processFailed(let what): "process failed: \(what)"
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `mosquitto` on a free 127.0.0.1 port, with a generated config in its own temporary
+/// directory. Stop it (or kill it) when done; `restart()` brings it back on the same port with
+/// the same persistence file, as a broker restart in production would.
+public actor MosquittoBroker {
+    public nonisolated let port: Int
+    public nonisolated let directory: URL
+    private let configFile: URL
+    private var process: ChildProcess?
+
+    /// - Parameters:
+    ///   - persistence: keep sessions and QoS 1 messages across `restart()`.
+    ///   - extraConfig: lines appended to the generated config (auth, ACLs, limits).
+    public init(persistence: Bool = false, extraConfig: String = "") throws {
+        port = try Loopback.freePort()
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("safewalk-broker-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        configFile = directory.appendingPathComponent("mosquitto.conf")
+        var lines = [
+            "listener \(port) 127.0.0.1",
+            "allow_anonymous true",
+            "log_dest file \(directory.path)/mosquitto.log",
+            "log_type all",
+            "max_queued_messages 100000",
+            "persistence \(persistence)",
+            "persistence_location \(directory.path)/",
+            "autosave_interval 1",
+        ]
+        // As root mosquitto switches to the `mosquitto` user, who could not write our directory.
+        if getuid() == 0 { lines.append("user root") }
+        lines.append(extraConfig)
+        try lines.joined(separator: "\n").appending("\n").write(to: configFile, atomically: true, encoding: .utf8)
+    }
+
+    /// Starts a broker and waits until it accepts connections.
+    public static func start(persistence: Bool = false, extraConfig: String = "") async throws -> MosquittoBroker {
+        let broker = try MosquittoBroker(persistence: persistence, extraConfig: extraConfig)
+        try await broker.start()
+        return broker
+    }
+
+    public func start() async throws {
+        guard process == nil else { return }
+        let mosquitto = try Executables.find("mosquitto", in: ["/usr/sbin", "/usr/bin", "/usr/local/sbin"])
+        let process = try ChildProcess(mosquitto.path, ["-c", configFile.path],
+                                       logFile: directory.appendingPathComponent("stdout.log"))
+        self.process = process
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !Loopback.isAccepting(port: port) {
+            if process.exitStatusIfEnded() != nil {
+                self.process = nil
+                throw HarnessError.processFailed("mosquitto exited: \(log)\(process.output)")
+            }
+            guard ContinuousClock.now < deadline else { throw HarnessError.timedOut("mosquitto on port \(port)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// SIGTERM: a clean stop (persistence saved).
+    public func stop() async {
+        await signal(SIGTERM)
+    }
+
+    /// SIGKILL: the broker dies with no chance to save.
+    public func kill() async {
+        await signal(SIGKILL)
+    }
+
+    public func restart() async throws {
+        await stop()
+        try await start()
+    }
+
+    private func signal(_ signal: Int32) async {
+        guard let process else { return }
+        process.signal(signal)
+        _ = try? await process.waitForExit(within: 10)
+        self.process = nil
+    }
+
+    /// The broker's own log, for failure messages.
+    public var log: String {
+        (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Stops the broker and removes its directory.
+    public func shutdown() async {
+        await stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
