@@ -1,35 +1,65 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// The five services. Each is its own executable in `Services/<name>/`; none imports another:
-/// they meet only on the broker.
-let services = ["location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store"]
-
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
-func service(_ name: String) -> Target {
-    .executableTarget(
-        name: name,
-        dependencies: [
-            "SafeWalkCore", "SafeWalkMQTT", "SafeWalkService",
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ],
-        path: "Services/\(name)",
-        swiftSettings: strict
-    )
+let log = Target.Dependency.product(name: "Logging", package: "swift-log")
+let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let metrics = Target.Dependency.product(name: "Metrics", package: "swift-metrics")
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let httpClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client")
+
+/// One SafeWalk service: its logic in a library (`Services/<name>/Kit`, testable and usable by
+/// benchmarks) and a thin executable (`Services/<name>/Main`). Services never import each other;
+/// they meet only on the broker.
+struct ServiceSpec {
+    let name: String
+    let kit: String
+    let extra: [Target.Dependency]
+}
+
+let services = [
+    ServiceSpec(name: "location-ingest", kit: "LocationIngestKit", extra: ["SafeWalkStorage", grdb]),
+    ServiceSpec(name: "watchdog", kit: "WatchdogKit", extra: ["SafeWalkStorage", grdb]),
+    ServiceSpec(name: "companion-chat", kit: "CompanionChatKit", extra: [httpClient]),
+    ServiceSpec(name: "notifier", kit: "NotifierKit", extra: ["SafeWalkStorage", grdb, httpClient]),
+    ServiceSpec(name: "contacts-store", kit: "ContactsStoreKit", extra: ["SafeWalkStorage", grdb]),
+]
+
+let shared: [Target.Dependency] = ["SafeWalkCore", "SafeWalkMQTT", "SafeWalkService", log, lifecycle, metrics]
+
+let serviceTargets: [Target] = services.flatMap { spec in
+    [
+        .target(name: spec.kit, dependencies: shared + spec.extra, path: "Services/\(spec.name)/Kit",
+                swiftSettings: strict),
+        .executableTarget(name: spec.name, dependencies: [.target(name: spec.kit), "SafeWalkService"],
+                          path: "Services/\(spec.name)/Main", swiftSettings: strict),
+        .testTarget(name: "\(spec.kit)Tests",
+                    dependencies: [.target(name: spec.kit), "TestSupport"] + shared + spec.extra,
+                    path: "Tests/\(spec.kit)Tests", swiftSettings: strict),
+    ]
+}
+
+/// In-process and through-the-broker benchmarks, run in release mode (see BENCHMARKS.md).
+let benchmarkTargets: [Target] = services.filter { ["location-ingest", "watchdog"].contains($0.name) }.map { spec in
+    .executableTarget(name: "\(spec.name)-bench",
+                      dependencies: [.target(name: spec.kit), "TestSupport"] + shared + spec.extra,
+                      path: "Benchmarks/\(spec.name)", swiftSettings: strict)
 }
 
 let package = Package(
     name: "SafeWalk",
     platforms: [.macOS(.v15)],
-    products: services.map { .executable(name: $0, targets: [$0]) } + [
+    products: services.map { .executable(name: $0.name, targets: [$0.name]) } + [
         .library(name: "SafeWalkCore", targets: ["SafeWalkCore"]),
         .library(name: "SafeWalkMQTT", targets: ["SafeWalkMQTT"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -38,39 +68,19 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
-        .target(
-            name: "SafeWalkMQTT",
-            dependencies: ["CMosquitto", .product(name: "Logging", package: "swift-log")],
-            path: "Shared/SafeWalkMQTT",
-            swiftSettings: strict
-        ),
+        .target(name: "SafeWalkMQTT", dependencies: ["CMosquitto", log], path: "Shared/SafeWalkMQTT",
+                swiftSettings: strict),
         .target(name: "SafeWalkCore", path: "Shared/SafeWalkCore", swiftSettings: strict),
-        .target(
-            name: "SafeWalkService",
-            dependencies: [
-                "SafeWalkCore", "SafeWalkMQTT",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            path: "Shared/SafeWalkService",
-            swiftSettings: strict
-        ),
-        .target(
-            name: "TestSupport",
-            dependencies: ["SafeWalkMQTT", .product(name: "Logging", package: "swift-log")],
-            path: "Tests/TestSupport",
-            swiftSettings: strict
-        ),
+        .target(name: "SafeWalkService", dependencies: ["SafeWalkCore", "SafeWalkMQTT", log, lifecycle, metrics],
+                path: "Shared/SafeWalkService", swiftSettings: strict),
+        .target(name: "SafeWalkStorage", dependencies: [grdb, log], path: "Shared/SafeWalkStorage",
+                swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["SafeWalkMQTT", "SafeWalkCore", log],
+                path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SafeWalkCoreTests", dependencies: ["SafeWalkCore"], swiftSettings: strict),
-        .testTarget(
-            name: "SafeWalkMQTTTests",
-            dependencies: ["SafeWalkMQTT", "TestSupport"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "ServiceTests",
-            dependencies: ["SafeWalkService", "SafeWalkMQTT", "SafeWalkCore", "TestSupport"],
-            swiftSettings: strict
-        ),
-    ] + services.map(service)
+        .testTarget(name: "SafeWalkMQTTTests", dependencies: ["SafeWalkMQTT", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ServiceTests",
+                    dependencies: ["SafeWalkService", "SafeWalkMQTT", "SafeWalkCore", "TestSupport"],
+                    swiftSettings: strict),
+    ] + serviceTargets + benchmarkTargets
 )

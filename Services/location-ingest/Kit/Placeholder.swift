@@ -1,0 +1,2 @@
+/// Placeholder until the location-ingest issue lands; replace with the service's parts.
+enum LocationIngestKitPlaceholder {}
