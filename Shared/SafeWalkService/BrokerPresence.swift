@@ -14,11 +14,19 @@ struct BrokerPresence: Service {
 
     func run() async throws {
         try? await gracefulShutdown()
-        do {
-            try await client.publish(MQTTMessage(topic: topic, payload: Presence.offline.payload, retain: true))
-        } catch {
-            logger.warning("could not announce offline", metadata: ["error": "\(error)"])
+        // With the broker gone the acknowledgement never comes: a stop must not hang on it.
+        let announced = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                (try? await client.publish(MQTTMessage(topic: topic, payload: Presence.offline.payload, retain: true))) != nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(2))
+                return false
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? false
         }
+        if !announced { logger.warning("could not announce offline; the broker may be gone") }
         await client.shutdown()
         logger.info("disconnected from broker")
     }

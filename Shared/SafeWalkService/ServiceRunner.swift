@@ -69,8 +69,12 @@ public enum ServiceRunner {
         try await client.publish(MQTTMessage(topic: configuration.statusTopic, payload: Presence.online.payload, retain: true))
         logger.info("ready", metadata: ["statusTopic": "\(configuration.statusTopic)"])
         let presence = BrokerPresence(client: client, topic: configuration.statusTopic, logger: logger)
-        let group = ServiceGroup(
-            services: [presence] + parts, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: ([presence] + parts).map { .init(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // A part stuck on a broker that is gone is cancelled rather than holding the stop forever.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(10)
+        let group = ServiceGroup(configuration: groupConfiguration)
         try await group.run()
     }
 }

@@ -46,6 +46,15 @@ public final class ChildProcess: Sendable {
         self.pid = pid
     }
 
+    deinit {
+        // Never leave a child behind, even when a test failed before stopping it.
+        if exitStatusIfEnded() == nil {
+            _ = Glibc.kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+    }
+
     public func signal(_ signal: Int32) { _ = Glibc.kill(pid, signal) }
 
     /// The exit status if the process has ended (reaping it), nil while it runs.

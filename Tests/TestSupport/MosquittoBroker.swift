@@ -37,6 +37,13 @@ public actor MosquittoBroker {
         try lines.joined(separator: "\n").appending("\n").write(to: configFile, atomically: true, encoding: .utf8)
     }
 
+    deinit {
+        // A test that threw before `shutdown()` must not leave a broker running.
+        process?.signal(SIGKILL)
+        _ = process?.exitStatusIfEnded()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
     /// Starts a broker and waits until it accepts connections.
     public static func start(persistence: Bool = false, extraConfig: String = "") async throws -> MosquittoBroker {
         let broker = try MosquittoBroker(persistence: persistence, extraConfig: extraConfig)

@@ -1,10 +1,11 @@
+import CompanionChatKit
 import SafeWalkService
 
-/// `companion-chat`: connects to the broker, announces itself on `safewalk/_service/companion-chat` and waits.
-/// Its own behaviour arrives with its issue; see docs/ARCHITECTURE.md.
+/// `companion-chat`: check-in messages, quick-reply answers and a Gemini companion on
+/// `safewalk/{w}/chat`. See docs/services/companion-chat.md.
 @main
 struct CompanionChatMain {
     static func main() async {
-        await ServiceRunner.run(.companionChat) { _ in [] }
+        await ServiceRunner.run(.companionChat) { context in try await CompanionChat.services(context) }
     }
 }

@@ -1,10 +1,11 @@
+import ContactsStoreKit
 import SafeWalkService
 
-/// `contacts-store`: connects to the broker, announces itself on `safewalk/_service/contacts-store` and waits.
-/// Its own behaviour arrives with its issue; see docs/ARCHITECTURE.md.
+/// `contacts-store`: keeps each walker's trusted contacts in SQLite and publishes the list
+/// retained on `{p}/{w}/contacts`. See docs/services/contacts-store.md.
 @main
 struct ContactsStoreMain {
     static func main() async {
-        await ServiceRunner.run(.contactsStore) { _ in [] }
+        await ServiceRunner.run(.contactsStore) { context in try ContactsStore.services(context) }
     }
 }

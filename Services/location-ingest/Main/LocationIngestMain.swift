@@ -1,10 +1,11 @@
+import LocationIngestKit
 import SafeWalkService
 
-/// `location-ingest`: connects to the broker, announces itself on `safewalk/_service/location-ingest` and waits.
-/// Its own behaviour arrives with its issue; see docs/ARCHITECTURE.md.
+/// `location-ingest`: validates fixes from `{p}/+/fix` and `owntracks/+/+`, keeps history in
+/// SQLite and publishes each walker's retained position. See docs/services/location-ingest.md.
 @main
 struct LocationIngestMain {
     static func main() async {
-        await ServiceRunner.run(.locationIngest) { _ in [] }
+        await ServiceRunner.run(.locationIngest) { context in try LocationIngest.services(context) }
     }
 }

@@ -1,10 +1,11 @@
+import NotifierKit
 import SafeWalkService
 
-/// `notifier`: connects to the broker, announces itself on `safewalk/_service/notifier` and waits.
-/// Its own behaviour arrives with its issue; see docs/ARCHITECTURE.md.
+/// `notifier`: turns escalations into a device alert, SMS, webhook and log deliveries, exactly
+/// once per (escalation, channel, recipient) as far as a crash allows. See docs/services/notifier.md.
 @main
 struct NotifierMain {
     static func main() async {
-        await ServiceRunner.run(.notifier) { _ in [] }
+        await ServiceRunner.run(.notifier) { context in try Notifier.services(context) }
     }
 }

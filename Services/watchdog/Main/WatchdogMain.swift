@@ -1,10 +1,10 @@
 import SafeWalkService
+import WatchdogKit
 
-/// `watchdog`: connects to the broker, announces itself on `safewalk/_service/watchdog` and waits.
-/// Its own behaviour arrives with its issue; see docs/ARCHITECTURE.md.
+/// `watchdog`: watches every walker, prompts for check-ins and escalates (see docs/services/watchdog.md).
 @main
 struct WatchdogMain {
     static func main() async {
-        await ServiceRunner.run(.watchdog) { _ in [] }
+        await ServiceRunner.run(.watchdog) { context in try Watchdog.services(context) }
     }
 }

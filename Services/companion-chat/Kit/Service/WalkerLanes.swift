@@ -1,0 +1,92 @@
+import SafeWalkCore
+import Synchronization
+
+/// One serial queue per walker, so each conversation is answered in order while a slow model
+/// call for one walker never holds up another.
+///
+/// A lane has a bounded queue and at most one worker. `enqueue` reports when a worker must be
+/// started; the worker takes events with `next` until the queue is empty, and that same
+/// locked step marks the lane idle, so an event can never be left behind without a worker.
+/// Idle lanes keep their conversation (history) until the walker count passes `maxWalkers`,
+/// then the least recently used idle lane is forgotten.
+public final class WalkerLanes: Sendable {
+    public enum Admission: Hashable, Sendable {
+        /// Queued; the caller must start a worker for this walker.
+        case startWorker
+        /// Queued behind the running worker.
+        case queued
+        /// The walker's queue is full; the event was not taken.
+        case full
+    }
+
+    private struct Lane {
+        var queue: [ChatEvent] = []
+        var working = false
+        /// nil while a worker holds it.
+        var conversation: WalkerConversation?
+        var lastUsed: UInt64 = 0
+    }
+
+    private struct State {
+        var lanes: [WalkerID: Lane] = [:]
+        var tick: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    private let queueLimit: Int
+    private let maxWalkers: Int
+    private let maxTurns: Int
+
+    public init(queueLimit: Int, maxWalkers: Int, maxTurns: Int) {
+        self.queueLimit = max(1, queueLimit)
+        self.maxWalkers = max(1, maxWalkers)
+        self.maxTurns = maxTurns
+    }
+
+    public func enqueue(_ event: ChatEvent, for walker: WalkerID) -> Admission {
+        state.withLock { state in
+            state.tick += 1
+            var lane = state.lanes[walker] ?? Lane(conversation: WalkerConversation(maxTurns: maxTurns))
+            guard lane.queue.count < queueLimit else { return .full }
+            lane.queue.append(event)
+            lane.lastUsed = state.tick
+            let start = !lane.working
+            lane.working = true
+            state.lanes[walker] = lane
+            if state.lanes.count > maxWalkers { Self.evictIdle(&state, sparing: walker) }
+            return start ? .startWorker : .queued
+        }
+    }
+
+    /// The next event with the walker's conversation (the worker owns it until ``finish(_:for:)``),
+    /// or nil when the queue is empty, which also ends the lane's worker.
+    public func next(for walker: WalkerID) -> (ChatEvent, WalkerConversation)? {
+        state.withLock { state in
+            guard var lane = state.lanes[walker] else { return nil }
+            guard !lane.queue.isEmpty, let conversation = lane.conversation else {
+                lane.working = false
+                state.lanes[walker] = lane
+                return nil
+            }
+            let event = lane.queue.removeFirst()
+            lane.conversation = nil
+            state.lanes[walker] = lane
+            return (event, conversation)
+        }
+    }
+
+    /// Hands the conversation back after an event was handled.
+    public func finish(_ conversation: WalkerConversation, for walker: WalkerID) {
+        state.withLock { state in state.lanes[walker]?.conversation = conversation }
+    }
+
+    /// Walkers with a lane (idle or not).
+    public var walkerCount: Int { state.withLock { $0.lanes.count } }
+
+    private static func evictIdle(_ state: inout State, sparing walker: WalkerID) {
+        let idle = state.lanes.filter { $0.key != walker && !$0.value.working }
+        if let oldest = idle.min(by: { $0.value.lastUsed < $1.value.lastUsed }) {
+            state.lanes.removeValue(forKey: oldest.key)
+        }
+    }
+}

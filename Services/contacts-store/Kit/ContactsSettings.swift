@@ -1,0 +1,8 @@
+import SafeWalkService
+
+extension ContactRules {
+    /// Reads `SAFEWALK_CONTACTS_LIMIT` (default 20, 1...100).
+    public init(configuration: ServiceConfiguration) throws(ConfigurationError) {
+        self.init(limit: try configuration.environment.integer("SAFEWALK_CONTACTS_LIMIT", default: 20, in: 1...100))
+    }
+}

@@ -1,0 +1,16 @@
+import SafeWalkCore
+import SafeWalkService
+import ServiceLifecycle
+
+/// Builds contacts-store's parts from a ``ServiceContext``.
+public enum ContactsStore {
+    public static func services(_ context: ServiceContext) throws -> [any Service] {
+        let configuration = context.configuration
+        let database = try ContactsDatabase.open(directory: configuration.dataDirectory, logger: context.logger)
+        let directory = try ContactsDirectory(rules: try ContactRules(configuration: configuration), database: database)
+        let reporter = RejectionReporter(service: .contactsStore, prefix: configuration.topicPrefix,
+                                         bus: context.bus, logger: context.logger)
+        return [ContactsStoreService(bus: context.bus, prefix: configuration.topicPrefix, directory: directory,
+                                     reporter: reporter, logger: context.logger)]
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+import SafeWalkCore
+import SafeWalkMQTT
+import SafeWalkService
+import ServiceLifecycle
+
+/// Publishes every walker's list at start-up, then answers `{p}/+/contacts/add` and
+/// `{p}/+/contacts/remove`: the whole list republished retained on `{p}/{w}/contacts` after each
+/// change, and an answer on `{p}/{w}/contacts/result` for every command.
+public struct ContactsStoreService: Service {
+    let bus: any MessageBus
+    let prefix: String
+    let directory: ContactsDirectory
+    let reporter: RejectionReporter
+    let logger: Logger
+    let now: @Sendable () -> EpochSeconds
+
+    public init(bus: any MessageBus, prefix: String, directory: ContactsDirectory, reporter: RejectionReporter,
+                logger: Logger, now: @escaping @Sendable () -> EpochSeconds = { Date().timeIntervalSince1970 }) {
+        self.bus = bus
+        self.prefix = prefix
+        self.directory = directory
+        self.reporter = reporter
+        self.logger = logger
+        self.now = now
+    }
+
+    public func run() async throws {
+        let add = try await bus.subscribe(TopicFilter.everyWalker(.contactsAdd, prefix: prefix).rawValue, qos: .atLeastOnce)
+        let remove = try await bus.subscribe(TopicFilter.everyWalker(.contactsRemove, prefix: prefix).rawValue, qos: .atLeastOnce)
+        let lists = await directory.allLists()
+        for (walker, list) in lists {
+            try await publish(list, for: walker)
+        }
+        logger.info("contacts published", metadata: ["walkers": "\(lists.count)"])
+        try await withThrowingDiscardingTaskGroup { group in
+            for subscription in [add, remove] {
+                group.addTask {
+                    for await message in subscription.cancelOnGracefulShutdown() {
+                        try await handle(message)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Handles one command message. Throws only when the bus itself fails.
+    public func handle(_ message: MQTTMessage) async throws {
+        switch ContactIntake.read(topic: message.topic, payload: message.payload, prefix: prefix) {
+        case .invalidTopic(let kind):
+            await reporter.reject(reason: ContactRejection.invalidTopic, topicKind: kind, walker: nil, now: now())
+        case .unreadable(let walker, let operation, let error):
+            await reporter.reject(reason: error.code, topicKind: operation == .add ? .contactsAdd : .contactsRemove,
+                                  walker: walker, now: now())
+            try await answer(ContactResult(operation: operation, outcome: .failed(message: ContactError.unreadable(error.code).message)),
+                             to: walker)
+        case .command(let walker, let command):
+            let (result, list) = await directory.apply(command, for: walker)
+            if let list { try await publish(list, for: walker) }
+            if case .failed(let why) = result.outcome {
+                logger.info("contact command refused", metadata: ["walker": "\(walker)", "operation": "\(result.operation)", "why": "\(why)"])
+            }
+            try await answer(result, to: walker)
+        }
+    }
+
+    private func publish(_ list: ContactList, for walker: WalkerID) async throws {
+        try await bus.publish(Topic.contacts(walker).name(prefix: prefix), payload: try SafeWalkJSON.encode(list),
+                              qos: .atLeastOnce, retain: true)
+    }
+
+    private func answer(_ result: ContactResult, to walker: WalkerID) async throws {
+        try await bus.publish(Topic.contactsResult(walker).name(prefix: prefix), payload: try SafeWalkJSON.encode(result),
+                              qos: .atLeastOnce)
+    }
+}
+
+/// Reason codes of contacts-store's own rejections.
+enum ContactRejection {
+    static let invalidTopic = "invalid_topic"
+}

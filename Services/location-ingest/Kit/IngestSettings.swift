@@ -1,0 +1,39 @@
+import SafeWalkCore
+import SafeWalkService
+
+/// location-ingest's own settings, on top of the shared ``ServiceConfiguration``.
+public struct IngestSettings: Sendable, Hashable {
+    /// Size limit and `tst` window for incoming fixes.
+    public var policy: FixPolicy
+    /// The shared movement rule (threshold from `SAFEWALK_MOVEMENT_METERS`).
+    public var movement: MovementRule
+    /// How long history is kept, in seconds (by the fix's own `tst`).
+    public var retention: Double
+    /// How often old history is pruned, in seconds.
+    public var pruneInterval: Double
+
+    public static let defaultRetention: Double = 30 * 24 * 3600
+
+    public init(policy: FixPolicy = FixPolicy(), movement: MovementRule = MovementRule(),
+                retention: Double = IngestSettings.defaultRetention, pruneInterval: Double = 3600) {
+        self.policy = policy
+        self.movement = movement
+        self.retention = retention
+        self.pruneInterval = pruneInterval
+    }
+
+    /// Reads `SAFEWALK_FIX_MAX_BYTES`, `SAFEWALK_FIX_MAX_AGE`, `SAFEWALK_FIX_MAX_FUTURE`,
+    /// `SAFEWALK_HISTORY_RETENTION` and `SAFEWALK_HISTORY_PRUNE_INTERVAL`.
+    public init(configuration: ServiceConfiguration) throws(ConfigurationError) {
+        let env = configuration.environment
+        let defaults = FixPolicy()
+        self.init(
+            policy: FixPolicy(
+                maxBytes: try env.integer("SAFEWALK_FIX_MAX_BYTES", default: defaults.maxBytes, in: 128...1_048_576),
+                maxAge: try env.seconds("SAFEWALK_FIX_MAX_AGE", default: defaults.maxAge),
+                maxFutureSkew: try env.seconds("SAFEWALK_FIX_MAX_FUTURE", default: defaults.maxFutureSkew)),
+            movement: MovementRule(thresholdMeters: configuration.thresholds.movementMeters),
+            retention: try env.seconds("SAFEWALK_HISTORY_RETENTION", default: Self.defaultRetention),
+            pruneInterval: try env.seconds("SAFEWALK_HISTORY_PRUNE_INTERVAL", default: 3600))
+    }
+}

@@ -1,2 +1,0 @@
-/// Placeholder until the location-ingest issue lands; replace with the service's parts.
-enum LocationIngestKitPlaceholder {}

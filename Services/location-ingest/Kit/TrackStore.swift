@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+import Logging
+import SafeWalkCore
+import SafeWalkStorage
+
+/// location-ingest's SQLite file: every walker's history and current track.
+public final class TrackStore: Sendable {
+    public static let fileName = "location-ingest.sqlite"
+    let pool: DatabasePool
+
+    public init(pool: DatabasePool) {
+        self.pool = pool
+    }
+
+    /// Opens (creating and migrating) `location-ingest.sqlite` in `directory`.
+    public static func open(directory: URL, logger: Logger) throws -> TrackStore {
+        TrackStore(pool: try SQLiteStore.open(directory: directory, fileName: fileName,
+                                              migrator: migrator, logger: logger))
+    }
+
+    public static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            // The key makes an exact replay of a stored fix a no-op (INSERT OR IGNORE).
+            try db.execute(sql: """
+                CREATE TABLE fix (
+                    walker TEXT NOT NULL, tst REAL NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL,
+                    acc REAL, alt REAL, vel REAL, batt REAL, receivedAt REAL NOT NULL,
+                    PRIMARY KEY (walker, tst, lat, lon)) WITHOUT ROWID;
+                CREATE INDEX fix_by_tst ON fix(tst);
+                CREATE TABLE track (
+                    walker TEXT PRIMARY KEY NOT NULL,
+                    lat REAL NOT NULL, lon REAL NOT NULL, tst REAL NOT NULL,
+                    acc REAL, alt REAL, vel REAL, batt REAL,
+                    anchorLat REAL NOT NULL, anchorLon REAL NOT NULL, anchorAcc REAL,
+                    anchorTst REAL NOT NULL, anchorMovedAt REAL NOT NULL);
+                """)
+        }
+        return migrator
+    }
+
+    /// Writes one batch in ONE transaction: a burst of fixes costs one commit, not one each.
+    public func save(history: [HistoryRow], tracks: [WalkerID: WalkerTrack]) async throws {
+        guard !history.isEmpty || !tracks.isEmpty else { return }
+        try await pool.write { db in
+            let insert = try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO fix (walker, tst, lat, lon, acc, alt, vel, batt, receivedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for row in history {
+                let f = row.fix
+                try insert.execute(arguments: [row.walker.rawValue, f.tst, f.lat, f.lon, f.acc, f.alt, f.vel,
+                                               f.batt, row.receivedAt])
+            }
+            // Only ever moves a track forward, whatever order concurrent batches commit in.
+            let upsert = try db.cachedStatement(sql: """
+                INSERT INTO track (walker, lat, lon, tst, acc, alt, vel, batt,
+                                   anchorLat, anchorLon, anchorAcc, anchorTst, anchorMovedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(walker) DO UPDATE SET
+                    lat = excluded.lat, lon = excluded.lon, tst = excluded.tst, acc = excluded.acc,
+                    alt = excluded.alt, vel = excluded.vel, batt = excluded.batt,
+                    anchorLat = excluded.anchorLat, anchorLon = excluded.anchorLon,
+                    anchorAcc = excluded.anchorAcc, anchorTst = excluded.anchorTst,
+                    anchorMovedAt = excluded.anchorMovedAt
+                WHERE excluded.tst > track.tst
+                """)
+            for (walker, track) in tracks {
+                let f = track.last
+                let a = track.anchor
+                try upsert.execute(arguments: [walker.rawValue, f.lat, f.lon, f.tst, f.acc, f.alt, f.vel, f.batt,
+                                               a.lat, a.lon, a.acc, a.tst, a.movedAt])
+            }
+        }
+    }
+
+    /// Every walker's track, as persisted. Rows with an id that is no longer valid are skipped.
+    public func loadTracks() throws -> [WalkerID: WalkerTrack] {
+        try pool.read { db in
+            var result: [WalkerID: WalkerTrack] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM track") {
+                guard let walker = WalkerID(validating: row["walker"]) else { continue }
+                let fix = LocationFix(lat: row["lat"], lon: row["lon"], tst: row["tst"], acc: row["acc"],
+                                      alt: row["alt"], vel: row["vel"], batt: row["batt"])
+                let anchor = MovementAnchor(lat: row["anchorLat"], lon: row["anchorLon"], acc: row["anchorAcc"],
+                                            tst: row["anchorTst"], movedAt: row["anchorMovedAt"])
+                result[walker] = WalkerTrack(last: fix, anchor: anchor)
+            }
+            return result
+        }
+    }
+
+    /// Deletes history older than `cutoff` (by `tst`); returns how many fixes went.
+    @discardableResult
+    public func prune(olderThan cutoff: EpochSeconds) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM fix WHERE tst < ?", arguments: [cutoff])
+            return db.changesCount
+        }
+    }
+
+    /// How many fixes history holds (all walkers).
+    public func historyCount() throws -> Int {
+        try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fix") ?? 0 }
+    }
+
+    /// One walker's history, oldest first.
+    public func history(of walker: WalkerID) throws -> [LocationFix] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM fix WHERE walker = ? ORDER BY tst", arguments: [walker.rawValue])
+                .map { LocationFix(lat: $0["lat"], lon: $0["lon"], tst: $0["tst"], acc: $0["acc"],
+                                   alt: $0["alt"], vel: $0["vel"], batt: $0["batt"]) }
+        }
+    }
+}

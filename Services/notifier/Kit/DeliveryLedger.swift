@@ -1,0 +1,143 @@
+import Foundation
+import GRDB
+import SafeWalkCore
+
+/// The notifier's memory (`notifier.sqlite`): every escalation it accepted, its plan, and the
+/// state of each (escalation, channel, recipient). It is what makes delivery idempotent by
+/// escalation id and lets a restart finish what a crash interrupted.
+///
+/// Writes are synchronous on purpose: each is a small local transaction, and a synchronous
+/// write cannot be abandoned half-way by task cancellation between "sent" and its record.
+public final class DeliveryLedger: Sendable {
+    let pool: DatabasePool
+
+    public init(pool: DatabasePool) { self.pool = pool }
+
+    /// What a target's row says about it.
+    public enum State: String, Sendable, Hashable {
+        /// Not attempted yet, or waiting to be retried.
+        case pending
+        /// A send started and was not yet recorded as finished: after a crash, unknown.
+        case attempting
+        case sent, failed
+    }
+
+    /// One row of progress.
+    public struct Progress: Sendable, Hashable {
+        public var channel: String
+        public var target: DeliveryTarget
+        public var state: State
+        public var attempts: Int
+        public var reason: String?
+        /// Whether its receipt was published.
+        public var receipted: Bool
+    }
+
+    /// Records a new escalation with its plan and targets in one transaction.
+    /// - Returns: false when the id was already known: a duplicate, nothing to do.
+    public func admit(_ event: EscalationEvent, plan: DeliveryPlan, targets: [(channel: String, target: DeliveryTarget)],
+                      now: Double) throws -> Bool {
+        let eventJSON = try SafeWalkJSON.encode(event)
+        let planJSON = try SafeWalkJSON.encode(plan)
+        return try pool.write { db in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM escalation WHERE id = ?", arguments: [event.id]) == true {
+                return false
+            }
+            try db.execute(
+                sql: "INSERT INTO escalation (id, walker, event, plan, receivedAt, done) VALUES (?, ?, ?, ?, ?, 0)",
+                arguments: [event.id, event.walker.rawValue, eventJSON, planJSON, now])
+            for (channel, target) in targets {
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO delivery (escalationId, channel, targetKey, display, address, refusal,
+                            state, attempts, receipted, updatedAt) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, 0, ?)
+                        """,
+                    arguments: [event.id, channel, target.key, target.display, target.address, target.refusal, now])
+            }
+            return true
+        }
+    }
+
+    /// Whether an escalation id has been admitted.
+    public func knows(_ id: String) throws -> Bool {
+        try pool.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM escalation WHERE id = ?", arguments: [id]) == true }
+    }
+
+    /// Escalations not yet finished (some target not final or not receipted), oldest first.
+    public func unfinished() throws -> [(event: EscalationEvent, plan: DeliveryPlan)] {
+        let rows = try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT event, plan FROM escalation WHERE done = 0 ORDER BY receivedAt")
+        }
+        return try rows.map { row in
+            let eventData: Data = row["event"]
+            let planData: Data = row["plan"]
+            return (try SafeWalkJSON.decoder().decode(EscalationEvent.self, from: eventData),
+                    try SafeWalkJSON.decoder().decode(DeliveryPlan.self, from: planData))
+        }
+    }
+
+    /// Every target's progress for an escalation.
+    public func progress(of escalationId: String) throws -> [Progress] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM delivery WHERE escalationId = ? ORDER BY rowid",
+                             arguments: [escalationId]).map { row in
+                Progress(
+                    channel: row["channel"],
+                    target: DeliveryTarget(key: row["targetKey"], display: row["display"], address: row["address"],
+                                           refusal: row["refusal"]),
+                    state: State(rawValue: row["state"]) ?? .pending, attempts: row["attempts"],
+                    reason: row["reason"], receipted: row["receipted"])
+            }
+        }
+    }
+
+    /// Marks the start of an attempt BEFORE it is made, and returns its number.
+    public func beginAttempt(_ escalationId: String, channel: String, key: String, now: Double) throws -> Int {
+        try pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE delivery SET state = 'attempting', attempts = attempts + 1, updatedAt = ?
+                    WHERE escalationId = ? AND channel = ? AND targetKey = ?
+                    """, arguments: [now, escalationId, channel, key])
+            return try Int.fetchOne(
+                db, sql: "SELECT attempts FROM delivery WHERE escalationId = ? AND channel = ? AND targetKey = ?",
+                arguments: [escalationId, channel, key]) ?? 1
+        }
+    }
+
+    /// Records the outcome of an attempt: `.sent`, `.failed` (final) or `.pending` (will retry).
+    public func record(_ state: State, reason: String? = nil, _ escalationId: String, channel: String, key: String,
+                       now: Double) throws {
+        try pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE delivery SET state = ?, reason = ?, updatedAt = ?
+                    WHERE escalationId = ? AND channel = ? AND targetKey = ?
+                    """, arguments: [state.rawValue, reason, now, escalationId, channel, key])
+        }
+    }
+
+    /// Notes that the target's receipt reached the broker.
+    public func markReceipted(_ escalationId: String, channel: String, key: String) throws {
+        try pool.write { db in
+            try db.execute(
+                sql: "UPDATE delivery SET receipted = 1 WHERE escalationId = ? AND channel = ? AND targetKey = ?",
+                arguments: [escalationId, channel, key])
+        }
+    }
+
+    /// Closes an escalation once every target is final and receipted; returns whether it did.
+    @discardableResult
+    public func finishIfComplete(_ escalationId: String) throws -> Bool {
+        try pool.write { db in
+            let open = try Int.fetchOne(
+                db, sql: """
+                    SELECT COUNT(*) FROM delivery WHERE escalationId = ?
+                    AND (state NOT IN ('sent', 'failed') OR receipted = 0)
+                    """, arguments: [escalationId]) ?? 0
+            guard open == 0 else { return false }
+            try db.execute(sql: "UPDATE escalation SET done = 1 WHERE id = ?", arguments: [escalationId])
+            return true
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import SafeWalkCore
+import SafeWalkMQTT
+
+/// Why an input was refused: a stable code for the rejection report, and the topic kind and
+/// walker when they were readable.
+public struct InputRejection: Error, Hashable, Sendable {
+    public var code: String
+    public var topicKind: TopicKind
+    public var walker: WalkerID?
+}
+
+/// What to do with one message from the broker.
+public enum DecodedInput: Hashable, Sendable {
+    case event(WalkerID, WatchEvent)
+    /// Nothing to do, and nothing wrong (an empty retained payload clearing a topic).
+    case ignored
+}
+
+/// Validates everything the watchdog reads: the walker comes from the topic (never from the
+/// payload), the payload must fit the size limit, carry `"v": 1` and decode to its type.
+public struct InputDecoder: Sendable {
+    public var prefix: String
+    public var maxBytes: Int
+    /// Longest reply text and action id accepted.
+    public var maxTextLength = 2_000
+    public var maxActionIDLength = 128
+
+    public init(prefix: String, maxBytes: Int = 16 * 1024) {
+        self.prefix = prefix
+        self.maxBytes = maxBytes
+    }
+
+    public func decode(_ message: MQTTMessage, now: EpochSeconds) throws(InputRejection) -> DecodedInput {
+        guard let topic = Topic.parse(message.topic, prefix: prefix), let walker = topic.walker else {
+            throw InputRejection(code: "unexpected_topic", topicKind: Topic.parse(message.topic, prefix: prefix)?.kind ?? .rejected, walker: nil)
+        }
+        let kind = topic.kind
+        func reject(_ code: String) -> InputRejection { InputRejection(code: code, topicKind: kind, walker: walker) }
+        if message.payload.count > maxBytes { throw reject("too_large") }
+        switch topic {
+        case .presence:
+            if message.payload.isEmpty { return .ignored }
+            guard let presence = Presence(payload: message.payload) else { throw reject("invalid_presence") }
+            return .event(walker, .presence(presence))
+        case .reply:
+            let reply = try decodeJSON(Reply.self, message.payload, reject)
+            guard reply.text.count <= maxTextLength else { throw reject("text_too_long") }
+            return .event(walker, .reply(text: reply.text))
+        case .action:
+            let action = try decodeJSON(Action.self, message.payload, reject)
+            guard action.id.count <= maxActionIDLength,
+                  !action.id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else { throw reject("invalid_action_id") }
+            return .event(walker, .action(action))
+        case .position:
+            if message.payload.isEmpty { return .ignored }
+            let update = try decodeJSON(PositionUpdate.self, message.payload, reject)
+            // A retained position may be old; only its values are checked, not its age.
+            let policy = FixPolicy(maxBytes: maxBytes, maxAge: .infinity, maxFutureSkew: 60)
+            do {
+                try FixValidator.validate(update.fix, now: now, policy: policy)
+            } catch {
+                throw reject(error.code)
+            }
+            guard update.lastMovedAt.isFinite else { throw reject("non_finite") }
+            return .event(walker, .position(update))
+        default:
+            throw reject("unexpected_topic")
+        }
+    }
+
+    private func decodeJSON<T: Decodable>(_ type: T.Type, _ data: Data,
+                                          _ reject: (String) -> InputRejection) throws(InputRejection) -> T {
+        do {
+            return try SafeWalkJSON.decode(type, from: data, maxBytes: maxBytes)
+        } catch {
+            throw reject(error.code)
+        }
+    }
+}

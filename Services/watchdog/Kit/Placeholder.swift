@@ -1,2 +1,0 @@
-/// Placeholder until the watchdog issue lands; replace with the service's parts.
-enum WatchdogKitPlaceholder {}

@@ -1,0 +1,36 @@
+import Foundation
+import SafeWalkCore
+
+/// The watchdog's only source of time: epoch seconds to decide with, and a way to sleep until
+/// one. Production uses ``SystemWatchClock``; tests pass a manual clock they advance.
+public protocol WatchClock: Sendable {
+    func now() -> EpochSeconds
+    /// Returns at or after `deadline`; throws `CancellationError` when cancelled first.
+    func sleep(until deadline: EpochSeconds) async throws
+}
+
+/// Real time: a monotonic `ContinuousClock` anchored to the wall clock once at start, so a
+/// wall-clock step (NTP) never makes deadlines fire early or late.
+public struct SystemWatchClock: WatchClock {
+    private let epochAtStart: EpochSeconds
+    private let instantAtStart: ContinuousClock.Instant
+
+    public init() {
+        epochAtStart = Date().timeIntervalSince1970
+        instantAtStart = ContinuousClock.now
+    }
+
+    public func now() -> EpochSeconds {
+        epochAtStart + seconds(ContinuousClock.now - instantAtStart)
+    }
+
+    public func sleep(until deadline: EpochSeconds) async throws {
+        let instant = instantAtStart + .nanoseconds(Int64(((deadline - epochAtStart) * 1e9).rounded(.up)))
+        try await ContinuousClock().sleep(until: instant, tolerance: .milliseconds(1))
+    }
+
+    private func seconds(_ duration: Duration) -> Double {
+        let (s, attoseconds) = duration.components
+        return Double(s) + Double(attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,105 @@
+import SafeWalkCore
+
+/// The outcome of one step for one walker, for the shell to persist and carry out.
+public struct WatchStep: Sendable {
+    public var watch: Watch
+    public var actions: [WatchAction]
+    /// Whether the watch changed and must be written before the actions take effect.
+    public var changed: Bool
+}
+
+/// Every walker's ``Watch`` plus one scheduler over all their deadlines. Synchronous and not
+/// thread-safe: one task owns it. Timers are found by a heap keyed by deadline, never by
+/// looking at every walker.
+public struct WatchEngine {
+    struct Slot {
+        var watch: Watch
+        var generation: UInt32
+        var wake: EpochSeconds?
+    }
+
+    public let machine: WatchMachine
+    private var slots: [WalkerID: Slot] = [:]
+    private var heap = DeadlineHeap()
+
+    public init(machine: WatchMachine) {
+        self.machine = machine
+    }
+
+    public var count: Int { slots.count }
+    /// Entries in the heap, live and stale (for benchmarks and tests of the invalidation).
+    public var scheduledEntries: Int { heap.count }
+
+    public func watch(for walker: WalkerID) -> Watch? { slots[walker]?.watch }
+
+    public mutating func reserve(_ capacity: Int) {
+        slots.reserveCapacity(capacity)
+        heap.reserve(capacity)
+    }
+
+    /// Puts a watch loaded from storage back under watch. A deadline that already passed is
+    /// simply due: the next ``fireDue(now:limit:)`` fires it.
+    public mutating func restore(_ watch: Watch) {
+        slots[watch.walker] = Slot(watch: watch, generation: 0, wake: nil)
+        schedule(watch.walker)
+    }
+
+    /// Applies one event for one walker.
+    public mutating func handle(_ event: WatchEvent, for walker: WalkerID, now: EpochSeconds) -> WatchStep {
+        let before = slots[walker]?.watch ?? WatchMachine.fresh(walker, now: now)
+        let (after, actions) = machine.step(before, event, now: now)
+        let changed = after != before || slots[walker] == nil
+        if changed {
+            if slots[walker] == nil {
+                slots[walker] = Slot(watch: after, generation: 0, wake: nil)
+            } else {
+                slots[walker]!.watch = after
+            }
+            schedule(walker)
+        }
+        return WatchStep(watch: after, actions: actions, changed: changed)
+    }
+
+    /// Steps every walker whose deadline is at or before `now`, earliest first, at most `limit`.
+    public mutating func fireDue(now: EpochSeconds, limit: Int = .max) -> [WatchStep] {
+        var steps: [WatchStep] = []
+        while steps.count < limit, let top = heap.top, top.at <= now {
+            heap.pop()
+            guard let slot = slots[top.walker], slot.generation == top.generation else { continue }
+            slots[top.walker]!.wake = nil
+            steps.append(handle(.timer, for: top.walker, now: now))
+            // An unchanged watch was not rescheduled by `handle`; make sure it stays scheduled.
+            if slots[top.walker]?.wake == nil { schedule(top.walker) }
+        }
+        return steps
+    }
+
+    /// The earliest live deadline, dropping stale heap entries on the way.
+    public mutating func nextDeadline() -> EpochSeconds? {
+        while let top = heap.top {
+            if let slot = slots[top.walker], slot.generation == top.generation { return top.at }
+            heap.pop()
+        }
+        return nil
+    }
+
+    private mutating func schedule(_ walker: WalkerID) {
+        guard var slot = slots[walker] else { return }
+        let wake = machine.nextWake(slot.watch)
+        if wake == slot.wake, wake != nil { return }  // the live entry already covers it
+        slot.generation &+= 1
+        slot.wake = wake
+        slots[walker] = slot
+        if let wake { heap.push(.init(at: wake, generation: slot.generation, walker: walker)) }
+        compactIfMostlyStale()
+    }
+
+    /// Stale entries are dropped lazily; if they come to outnumber live ones, rebuild.
+    private mutating func compactIfMostlyStale() {
+        guard heap.count > 1024, heap.count > 3 * slots.count else { return }
+        let live = slots.compactMap { walker, slot in
+            slot.wake.map { DeadlineHeap.Entry(at: $0, generation: slot.generation, walker: walker) }
+        }
+        heap.rebuild(live)
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+import SafeWalkCore
+
+/// The watchdog's SQLite file: every watch, and the outbox of messages whose effect must
+/// survive a crash (escalations, prompts, statuses). One writer: the watchdog's event loop.
+public struct WatchStore: Sendable {
+    public let database: DatabasePool
+
+    public init(database: DatabasePool) {
+        self.database = database
+    }
+
+    public static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE watch (
+                    walker TEXT PRIMARY KEY NOT NULL,
+                    watchedSince REAL, lastCheckInAt REAL, promptSentAt REAL, lastMovedAt REAL,
+                    walkETA REAL, offlineSince REAL, walkDestination TEXT,
+                    incidentReason TEXT, incidentLevel TEXT, incidentAt REAL,
+                    stateSince REAL NOT NULL,
+                    fixLat REAL, fixLon REAL, fixAcc REAL, fixTst REAL,
+                    concerned INTEGER NOT NULL, recentActions TEXT NOT NULL
+                );
+                CREATE TABLE outbox (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    key TEXT NOT NULL UNIQUE,
+                    kind TEXT NOT NULL,
+                    walker TEXT NOT NULL,
+                    topic TEXT NOT NULL,
+                    payload BLOB NOT NULL,
+                    retain INTEGER NOT NULL,
+                    createdAt REAL NOT NULL,
+                    sentAt REAL
+                );
+                CREATE INDEX outbox_unsent ON outbox(seq) WHERE sentAt IS NULL;
+                """)
+        }
+        return migrator
+    }
+
+    /// Writes changed watches and new outbox items in one transaction, and returns the items
+    /// with their sequence numbers. Nothing is published before this returns.
+    public func commit(watches: [Watch], outbox: [OutboxItem]) async throws -> [OutboxRow] {
+        guard !watches.isEmpty || !outbox.isEmpty else { return [] }
+        return try await database.write { db in
+            let save = try db.cachedStatement(sql: WatchRow.upsert)
+            for watch in watches { try save.execute(arguments: WatchRow.arguments(watch)) }
+            // A newer status replaces an older unsent one (new seq); prompts and escalations
+            // have unique keys.
+            let insert = try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO outbox (key, kind, walker, topic, payload, retain, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """)
+            var rows: [OutboxRow] = []
+            rows.reserveCapacity(outbox.count)
+            for item in outbox {
+                try insert.execute(arguments: [item.key, item.kind.rawValue, item.walker.rawValue, item.topic,
+                                               item.payload, item.retain, item.createdAt])
+                rows.append(OutboxRow(seq: db.lastInsertedRowID, item: item))
+            }
+            return rows
+        }
+    }
+
+    /// After the broker acknowledged them: escalations are kept, marked sent (the audit trail);
+    /// prompts and statuses are deleted.
+    public func markSent(_ rows: [OutboxRow], at now: EpochSeconds) async throws {
+        guard !rows.isEmpty else { return }
+        try await database.write { db in
+            let mark = try db.cachedStatement(sql: "UPDATE outbox SET sentAt = ? WHERE seq = ?")
+            let delete = try db.cachedStatement(sql: "DELETE FROM outbox WHERE seq = ?")
+            for row in rows {
+                if row.item.kind == .escalation {
+                    try mark.execute(arguments: [now, row.seq])
+                } else {
+                    try delete.execute(arguments: [row.seq])
+                }
+            }
+        }
+    }
+
+    /// Every stored watch.
+    public func loadWatches() throws -> [Watch] {
+        try database.read { db in
+            var watches: [Watch] = []
+            let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM watch")
+            while let row = try cursor.next() {
+                if let watch = WatchRow.watch(from: row) { watches.append(watch) }
+            }
+            return watches
+        }
+    }
+
+    /// Outbox items not yet acknowledged by the broker, oldest first.
+    public func unsent() throws -> [OutboxRow] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE sentAt IS NULL ORDER BY seq").compactMap { row in
+                guard let kind = OutboxItem.Kind(rawValue: row["kind"]),
+                      let walker = WalkerID(validating: row["walker"]) else { return nil }
+                let item = OutboxItem(key: row["key"], kind: kind, walker: walker, topic: row["topic"],
+                                      payload: row["payload"], retain: row["retain"], createdAt: row["createdAt"])
+                return OutboxRow(seq: row["seq"], item: item)
+            }
+        }
+    }
+
+    /// Escalation rows (sent or not), for tests and operators.
+    public func escalationCount() throws -> (total: Int, unsent: Int) {
+        try database.read { db in
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE kind = 'escalation'") ?? 0
+            let unsent = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM outbox WHERE kind = 'escalation' AND sentAt IS NULL") ?? 0
+            return (total, unsent)
+        }
+    }
+}

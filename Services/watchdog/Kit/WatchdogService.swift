@@ -1,0 +1,160 @@
+import Foundation
+import Logging
+import Metrics
+import SafeWalkCore
+import SafeWalkMQTT
+import SafeWalkService
+import ServiceLifecycle
+
+/// The watchdog: one event loop owns every walker's watch and the deadline scheduler.
+///
+/// Per wake-up it takes every message that arrived (and every deadline that came due), steps
+/// the pure machine for each, writes all changed watches and new outbox rows in ONE SQLite
+/// transaction, and only then hands the rows to the ``OutboxPublisher``. Each walker's events
+/// are applied in arrival order; a slow broker never blocks the loop (publishing is separate).
+public final class WatchdogService: Service, Sendable {
+    public struct Options: Sendable {
+        public var prefix: String
+        public var thresholds: SafetyThresholds
+        public var maxPayloadBytes: Int
+
+        public init(prefix: String, thresholds: SafetyThresholds, maxPayloadBytes: Int = 16 * 1024) {
+            self.prefix = prefix
+            self.thresholds = thresholds
+            self.maxPayloadBytes = maxPayloadBytes
+        }
+    }
+
+    private let bus: any MessageBus
+    private let store: WatchStore
+    private let clock: any WatchClock
+    private let options: Options
+    private let reporter: RejectionReporter
+    private let logger: Logger
+    public let publisher: OutboxPublisher
+    private let inbox = WorkQueue<MQTTMessage>()
+    private let ready = WorkQueue<Bool>()
+
+    public init(bus: any MessageBus, store: WatchStore, clock: any WatchClock, options: Options,
+                reporter: RejectionReporter, logger: Logger, observer: OutboxPublisher.Observer? = nil) {
+        self.bus = bus
+        self.store = store
+        self.clock = clock
+        self.options = options
+        self.reporter = reporter
+        self.logger = logger
+        publisher = OutboxPublisher(bus: bus, store: store, clock: clock, logger: logger, observer: observer)
+    }
+
+    /// The input topics: every walker's position, reply, action and presence.
+    public static func filters(prefix: String) -> [String] {
+        [WalkerChannel.position, .reply, .action, .presence].map { TopicFilter.everyWalker($0, prefix: prefix).rawValue }
+    }
+
+    /// Suspends until the watches are restored and the inputs subscribed (for tests and benchmarks).
+    public func waitUntilReady() async { _ = await ready.next() }
+
+    public func run() async throws {
+        var engine = WatchEngine(machine: WatchMachine(thresholds: options.thresholds))
+        let started = ContinuousClock.now
+        let watches = try store.loadWatches()
+        engine.reserve(watches.count)
+        for watch in watches { engine.restore(watch) }
+        let unsent = try store.unsent()
+        publisher.enqueue(unsent)
+        logger.info("watches restored", metadata: [
+            "watches": "\(watches.count)", "unsentOutbox": "\(unsent.count)", "took": "\(ContinuousClock.now - started)"])
+
+        var subscriptions: [MQTTSubscription] = []
+        for filter in Self.filters(prefix: options.prefix) {
+            subscriptions.append(try await bus.subscribe(filter, qos: .atLeastOnce))
+        }
+        try await withGracefulShutdownHandler {
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { await self.publisher.run() }
+                for subscription in subscriptions {
+                    group.addTask {
+                        for await batch in subscription.batches { self.inbox.append(contentsOf: batch) }
+                    }
+                }
+                ready.append(contentsOf: [true])
+                try await loop(&engine)
+                publisher.finish()
+                subscriptions.forEach { $0.cancel() }
+            }
+        } onGracefulShutdown: {
+            self.inbox.finish()
+        }
+    }
+
+    private func loop(_ engine: inout WatchEngine) async throws {
+        let alarm = Alarm(clock: clock, queue: inbox)
+        defer { alarm.cancel() }
+        let decoder = InputDecoder(prefix: options.prefix, maxBytes: options.maxPayloadBytes)
+        let composer = OutboxComposer(prefix: options.prefix)
+        let batchTimer = Metrics.Timer(label: "safewalk_watchdog_batch_seconds")
+        // Deadlines that passed while the watchdog was down are due now: the first pass fires them.
+        inbox.poke()
+        while let messages = await inbox.next() {
+            let started = ContinuousClock.now
+            let now = clock.now()
+            var changed: [WalkerID: Watch] = [:]
+            var outbox: [OutboxItem] = []
+            var rejections: [InputRejection] = []
+            func record(_ walker: WalkerID, _ step: WatchStep) {
+                if step.changed { changed[walker] = step.watch }
+                guard !step.actions.isEmpty else { return }
+                do {
+                    outbox += try composer.items(for: walker, step.actions, now: now)
+                } catch {
+                    logger.critical("could not encode an outbox item", metadata: ["walker": "\(walker)", "error": "\(error)"])
+                }
+                logDecisions(walker, step.actions)
+            }
+            for message in messages {
+                do {
+                    guard case .event(let walker, let event) = try decoder.decode(message, now: now) else { continue }
+                    record(walker, engine.handle(event, for: walker, now: now))
+                } catch {
+                    rejections.append(error)
+                }
+            }
+            for step in engine.fireDue(now: now) { record(step.watch.walker, step) }
+            await persistAndPublish(Array(changed.values), outbox)
+            for rejection in rejections {
+                await reporter.reject(reason: rejection.code, topicKind: rejection.topicKind, walker: rejection.walker,
+                                      now: now)
+            }
+            let took = (ContinuousClock.now - started).components
+            batchTimer.recordNanoseconds(took.seconds * 1_000_000_000 + took.attoseconds / 1_000_000_000)
+            let next = engine.nextDeadline()
+            if let next, next <= clock.now() { inbox.poke() } else { alarm.arm(next) }
+        }
+    }
+
+    /// Watches first, effects second. If SQLite fails the messages still go out: an escalation
+    /// that is published but not remembered beats one that is remembered but never sent.
+    private func persistAndPublish(_ watches: [Watch], _ outbox: [OutboxItem]) async {
+        do {
+            publisher.enqueue(try await store.commit(watches: watches, outbox: outbox))
+        } catch {
+            logger.critical("could not persist watches; publishing anyway", metadata: [
+                "watches": "\(watches.count)", "outbox": "\(outbox.count)", "error": "\(error)"])
+            publisher.enqueue(outbox.map { OutboxRow(seq: -1, item: $0) })
+        }
+    }
+
+    private func logDecisions(_ walker: WalkerID, _ actions: [WatchAction]) {
+        for action in actions {
+            switch action {
+            case .escalate(let draft):
+                logger.warning("escalating", metadata: [
+                    "walker": "\(walker)", "reason": "\(draft.reason.rawValue)", "level": "\(draft.level.rawValue)"])
+            case .prompt:
+                logger.debug("check-in prompt", metadata: ["walker": "\(walker)"])
+            case .publishStatus(let status):
+                logger.debug("status", metadata: ["walker": "\(walker)", "state": "\(status.state.rawValue)"])
+            }
+        }
+    }
+}

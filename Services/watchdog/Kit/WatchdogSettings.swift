@@ -1,0 +1,21 @@
+import SafeWalkCore
+import SafeWalkService
+
+/// The watchdog's own settings, beyond the shared ones in ``ServiceConfiguration``.
+public struct WatchdogSettings: Sendable {
+    /// `SAFEWALK_WATCHDOG_MAX_PAYLOAD` (bytes, default 16384): larger inputs are rejected unread.
+    public var maxPayloadBytes: Int
+    /// `SAFEWALK_WATCHDOG_DB_FILE` (default `watchdog.sqlite`) inside `SAFEWALK_DATA_DIR`.
+    public var databaseFile: String
+
+    public init(maxPayloadBytes: Int = 16 * 1024, databaseFile: String = "watchdog.sqlite") {
+        self.maxPayloadBytes = maxPayloadBytes
+        self.databaseFile = databaseFile
+    }
+
+    public init(environment env: EnvironmentReader) throws(ConfigurationError) {
+        self.init(
+            maxPayloadBytes: try env.integer("SAFEWALK_WATCHDOG_MAX_PAYLOAD", default: 16 * 1024, in: 256...1_048_576),
+            databaseFile: env.string("SAFEWALK_WATCHDOG_DB_FILE", default: "watchdog.sqlite"))
+    }
+}

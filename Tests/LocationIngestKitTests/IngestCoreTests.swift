@@ -1,0 +1,50 @@
+import Foundation
+import LocationIngestKit
+import SafeWalkCore
+import SafeWalkMQTT
+import Testing
+
+@Suite struct IngestCoreTests {
+    let core = IngestCore(prefix: "safewalk", settings: IngestSettings())
+    let t0 = Fixtures.now
+    let lat = 30.2849
+
+    @Test func aBatchPublishesOnlyTheNewestPositionPerWalkerButKeepsItsMovement() throws {
+        let batch = [
+            Fixtures.fixMessage(tst: t0 - 30, acc: 1),
+            Fixtures.fixMessage(lat: Fixtures.north(of: lat, by: 40), tst: t0 - 20, acc: 1),  // moves
+            Fixtures.fixMessage(lat: Fixtures.north(of: lat, by: 41), tst: t0 - 10, acc: 1),  // does not
+            Fixtures.fixMessage("bob", tst: t0),
+        ]
+        let plan = core.plan(batch, now: t0)
+        #expect(plan.accepted == 4)
+        #expect(plan.history.count == 4)
+        let alice = try #require(plan.positions[Fixtures.alice])
+        #expect(alice.fix.tst == t0 - 10)
+        #expect(alice.moved, "movement earlier in the batch must not be hidden by coalescing")
+        #expect(alice.lastMovedAt == t0 - 20)
+        #expect(plan.positions.count == 2)
+    }
+
+    @Test func outOfOrderFixesAreStoredButDuplicatesAreNot() {
+        _ = core.plan([Fixtures.fixMessage(tst: t0)], now: t0)
+        let plan = core.plan([Fixtures.fixMessage(tst: t0), Fixtures.fixMessage(lat: 31, tst: t0 - 5)], now: t0)
+        #expect(plan.duplicates == 1)
+        #expect(plan.outOfOrder == 1)
+        #expect(plan.history.map(\.fix.tst) == [t0 - 5])
+        #expect(plan.positions.isEmpty)
+        #expect(core.track(of: Fixtures.alice)?.last.tst == t0)
+    }
+
+    @Test func rejectionsDoNotStopTheRestOfTheBatch() {
+        let batch = [
+            MQTTMessage(topic: "safewalk/alice/fix", string: "{"),
+            MQTTMessage(topic: "owntracks/alice/phone", string: #"{"_type":"lwt","tst":1}"#),
+            Fixtures.fixMessage(),
+        ]
+        let plan = core.plan(batch, now: t0)
+        #expect(plan.rejections.map(\.reason) == ["malformed"])
+        #expect(plan.ignored.map(\.type) == ["lwt"])
+        #expect(plan.accepted == 1)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+import LocationIngestKit
+import SafeWalkCore
+import SafeWalkStorage
+import Synchronization
+import Testing
+
+/// Counts commits, to prove a batch is one transaction.
+final class CommitCounter: TransactionObserver, Sendable {
+    let commits = Mutex(0)
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseDidCommit(_ db: Database) { commits.withLock { $0 += 1 } }
+    func databaseDidRollback(_ db: Database) {}
+}
+
+@Suite struct TrackStoreTests {
+    let store: TrackStore
+    let pool: DatabasePool
+    let t0 = Fixtures.now
+
+    init() throws {
+        (pool, _) = try SQLiteStore.temporary(migrator: TrackStore.migrator)
+        store = TrackStore(pool: pool)
+    }
+
+    func rows(_ n: Int, walker: WalkerID = Fixtures.alice) -> [HistoryRow] {
+        (0..<n).map { HistoryRow(walker: walker, fix: LocationFix(lat: 30, lon: -97, tst: t0 + Double($0), acc: 5), receivedAt: t0) }
+    }
+
+    @Test func fiveThousandFixesAreWrittenInOneTransaction() async throws {
+        let counter = CommitCounter()
+        pool.add(transactionObserver: counter, extent: .databaseLifetime)
+        try await store.save(history: rows(5000), tracks: [:])
+        #expect(counter.commits.withLock { $0 } == 1)
+        #expect(try store.historyCount() == 5000)
+    }
+
+    @Test func aReplayedFixIsStoredOnce() async throws {
+        try await store.save(history: rows(3), tracks: [:])
+        try await store.save(history: rows(3), tracks: [:])
+        #expect(try store.historyCount() == 3)
+    }
+
+    @Test func tracksReloadAndNeverMoveBackwards() async throws {
+        let newer = WalkerTrack(last: LocationFix(lat: 30, lon: -97, tst: t0 + 10, acc: 4),
+                                anchor: MovementAnchor(lat: 30, lon: -97, acc: 4, tst: t0 + 10, movedAt: t0 + 5))
+        let older = WalkerTrack(last: LocationFix(lat: 31, lon: -97, tst: t0, acc: 4),
+                                anchor: MovementAnchor(lat: 31, lon: -97, acc: 4, tst: t0, movedAt: t0))
+        try await store.save(history: [], tracks: [Fixtures.alice: newer])
+        try await store.save(history: [], tracks: [Fixtures.alice: older])
+        #expect(try store.loadTracks() == [Fixtures.alice: newer])
+    }
+
+    @Test func pruningRemovesOnlyFixesOlderThanTheCutoff() async throws {
+        try await store.save(history: rows(10), tracks: [:])
+        #expect(try await store.prune(olderThan: t0 + 4) == 4)
+        #expect(try store.history(of: Fixtures.alice).map(\.tst) == (4..<10).map { t0 + Double($0) })
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+import NotifierKit
+import SafeWalkCore
+import SafeWalkMQTT
+import SafeWalkStorage
+import TestSupport
+import Testing
+
+/// The notifier service wired as in production (real SQLite file, production channels), on an
+/// in-memory bus with a virtual clock, for tests of delivery logic that need no broker.
+struct NotifierHarness {
+    let bus: InMemoryMessageBus
+    let clock: VirtualClock
+    let ledger: DeliveryLedger
+    let service: NotifierService
+    let directory: URL
+    let task: Task<Void, any Error>
+    let receipts: MQTTSubscription
+    let alerts: MQTTSubscription
+
+    /// Starts the service with `channels` built from the bus; `contacts` are published retained
+    /// first, and the service has read them when this returns.
+    static func start(
+        contacts: [Contact] = Fixtures.threeWithOneUndialable, clock: VirtualClock,
+        settings: [String: String] = [:], channels: (InMemoryMessageBus) -> [any NotificationChannel]
+    ) async throws -> NotifierHarness {
+        let bus = InMemoryMessageBus()
+        let (pool, directory) = try SQLiteStore.temporary(migrator: DeliveryLedger.migrator)
+        let ledger = DeliveryLedger(pool: pool)
+        var logger = Logger(label: "test.notifier")
+        logger.logLevel = .warning
+        let receipts = try await bus.subscribe(TopicFilter.everyWalker(.delivery).rawValue, qos: .atLeastOnce)
+        let alerts = try await bus.subscribe(TopicFilter.everyWalker(.alert).rawValue, qos: .atLeastOnce)
+        try await bus.publish(Topic.contacts(Fixtures.walker).name(),
+                              payload: SafeWalkJSON.encode(ContactList(contacts: contacts)), retain: true)
+        let service = NotifierService(
+            settings: try Fixtures.settings(settings), bus: bus, prefix: Fixtures.prefix, ledger: ledger,
+            channels: channels(bus), clock: clock, logger: logger)
+        let task = Task { try await service.run() }
+        try await withTimeout(5, "contacts read") { await service.book.waitForList(Fixtures.walker) }
+        return NotifierHarness(bus: bus, clock: clock, ledger: ledger, service: service, directory: directory,
+                               task: task, receipts: receipts, alerts: alerts)
+    }
+
+    func publish(_ event: EscalationEvent) async throws {
+        try await bus.publish(Topic.escalation(event.walker).name(), payload: SafeWalkJSON.encode(event))
+    }
+
+    /// The next `count` receipts, decoded.
+    func nextReceipts(_ count: Int) async throws -> [DeliveryReceipt] {
+        try await receipts.first(count, within: 10).map {
+            try SafeWalkJSON.decoder().decode(DeliveryReceipt.self, from: $0.payload)
+        }
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = await task.result
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

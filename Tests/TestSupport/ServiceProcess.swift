@@ -1,0 +1,26 @@
+import Foundation
+import SafeWalkCore
+
+/// Starts one of the five service executables against a test broker, with its own data directory.
+public enum ServiceProcess {
+    /// - Parameters:
+    ///   - environment: extra `SAFEWALK_*` settings (short thresholds, channels, ...).
+    ///   - dataDirectory: reuse one to test a restart; a fresh temporary one by default.
+    public static func start(
+        _ service: ServiceName, broker: MosquittoBroker? = nil, environment: [String: String] = [:],
+        dataDirectory: URL? = nil
+    ) throws -> ChildProcess {
+        let data = dataDirectory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("safewalk-\(service)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SAFEWALK_") && $0.key != "GEMINI_API_KEY" }
+        env["SAFEWALK_DATA_DIR"] = data.path
+        env["SAFEWALK_MQTT_PORT"] = broker.map { "\($0.port)" } ?? "1"
+        // Stable per data directory, so a restarted service finds its persistent session again.
+        env["SAFEWALK_MQTT_CLIENT_ID"] = "\(service)-\(data.lastPathComponent.suffix(8))"
+        env.merge(environment) { _, new in new }
+        let executable = try Executables.product(service.rawValue)
+        return try ChildProcess(executable.path, [], environment: env,
+                                logFile: data.appendingPathComponent("\(service).log"))
+    }
+}

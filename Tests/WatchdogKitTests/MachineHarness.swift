@@ -1,0 +1,71 @@
+import SafeWalkCore
+import WatchdogKit
+
+/// Drives one walker's machine on a virtual clock, the way the scheduler would: `run(until:)`
+/// steps `.timer` at each scheduled wake-up in turn.
+struct MachineHarness {
+    var machine: WatchMachine
+    var watch: Watch
+    var now: EpochSeconds
+    private(set) var log: [(at: EpochSeconds, action: WatchAction)] = []
+
+    init(thresholds: SafetyThresholds = .defaults, start: EpochSeconds = 1_000) {
+        machine = WatchMachine(thresholds: thresholds)
+        now = start
+        watch = WatchMachine.fresh(try! WalkerID("alice"), now: start)
+    }
+
+    @discardableResult
+    mutating func send(_ event: WatchEvent, at time: EpochSeconds) -> [WatchAction] {
+        run(until: time, inclusive: false)
+        return step(event, at: time)
+    }
+
+    @discardableResult
+    mutating func act(_ kind: Action.Kind, at time: EpochSeconds, id: String? = nil) -> [WatchAction] {
+        send(.action(Action(id: id ?? "a\(log.count)-\(time)", kind: kind)), at: time)
+    }
+
+    /// Fires every wake-up strictly before (or up to and including) `time`.
+    mutating func run(until time: EpochSeconds, inclusive: Bool = true) {
+        while let wake = machine.nextWake(watch), inclusive ? wake <= time : wake < time {
+            step(.timer, at: wake)
+        }
+        now = max(now, time)
+    }
+
+    @discardableResult
+    private mutating func step(_ event: WatchEvent, at time: EpochSeconds) -> [WatchAction] {
+        let (next, actions) = machine.step(watch, event, now: time)
+        watch = next
+        now = time
+        log += actions.map { (time, $0) }
+        return actions
+    }
+
+    var escalations: [(at: EpochSeconds, draft: EscalationDraft)] {
+        log.compactMap { entry in
+            if case .escalate(let draft) = entry.action { return (entry.at, draft) }
+            return nil
+        }
+    }
+
+    var prompts: [EpochSeconds] {
+        log.compactMap { entry in
+            if case .prompt(let at, _) = entry.action { return at }
+            return nil
+        }
+    }
+
+    var statuses: [WatchStatus] {
+        log.compactMap { entry in
+            if case .publishStatus(let status) = entry.action { return status }
+            return nil
+        }
+    }
+
+    static func position(moved: Bool, at tst: EpochSeconds, lastMovedAt: EpochSeconds? = nil) -> WatchEvent {
+        .position(PositionUpdate(fix: LocationFix(lat: 30.28, lon: -97.73, tst: tst, acc: 5),
+                                 moved: moved, lastMovedAt: lastMovedAt ?? tst))
+    }
+}
