@@ -79,6 +79,8 @@ let package = Package(
                 path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SafeWalkCoreTests", dependencies: ["SafeWalkCore"], swiftSettings: strict),
         .testTarget(name: "SafeWalkMQTTTests", dependencies: ["SafeWalkMQTT", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "BrokerSecurityTests", dependencies: ["SafeWalkMQTT", "TestSupport", log],
+                    swiftSettings: strict),
         .testTarget(name: "ServiceTests",
                     dependencies: ["SafeWalkService", "SafeWalkMQTT", "SafeWalkCore", "TestSupport"],
                     swiftSettings: strict),

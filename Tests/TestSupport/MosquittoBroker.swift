@@ -16,25 +16,33 @@ public actor MosquittoBroker {
     ///   - persistence: keep sessions and QoS 1 messages across `restart()`.
     ///   - extraConfig: lines appended to the generated config (auth, ACLs, limits).
     public init(persistence: Bool = false, extraConfig: String = "") throws {
+        try self.init { port, directory in
+            [
+                "listener \(port) 127.0.0.1",
+                "allow_anonymous true",
+                "log_dest file \(directory.path)/mosquitto.log",
+                "log_type all",
+                "max_queued_messages 100000",
+                "persistence \(persistence)",
+                "persistence_location \(directory.path)/",
+                "autosave_interval 1",
+                extraConfig,
+            ].joined(separator: "\n")
+        }
+    }
+
+    /// A broker whose whole config is `configuration(port, directory)`: for testing the
+    /// project's own config files with paths and listener rewritten for the test.
+    public init(configuration: (_ port: Int, _ directory: URL) throws -> String) throws {
         port = try Loopback.freePort()
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("safewalk-broker-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         configFile = directory.appendingPathComponent("mosquitto.conf")
-        var lines = [
-            "listener \(port) 127.0.0.1",
-            "allow_anonymous true",
-            "log_dest file \(directory.path)/mosquitto.log",
-            "log_type all",
-            "max_queued_messages 100000",
-            "persistence \(persistence)",
-            "persistence_location \(directory.path)/",
-            "autosave_interval 1",
-        ]
+        var text = try configuration(port, directory)
         // As root mosquitto switches to the `mosquitto` user, who could not write our directory.
-        if getuid() == 0 { lines.append("user root") }
-        lines.append(extraConfig)
-        try lines.joined(separator: "\n").appending("\n").write(to: configFile, atomically: true, encoding: .utf8)
+        if getuid() == 0 { text += "\nuser root" }
+        try text.appending("\n").write(to: configFile, atomically: true, encoding: .utf8)
     }
 
     deinit {

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A broker running the project's own `mosquitto/mosquitto.conf` and `mosquitto/acl`, with only
+/// the listener and paths rewritten for a test, and the given users in its password file.
+public enum SecuredBroker {
+    /// The repository root, found from this source file's location.
+    public static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    public static func start(users: [String: String]) async throws -> MosquittoBroker {
+        let root = repositoryRoot
+        let broker = try MosquittoBroker { port, directory in
+            let config = directory.appendingPathComponent("config")
+            let data = directory.appendingPathComponent("data")
+            try FileManager.default.createDirectory(at: config.appendingPathComponent("conf.d"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: root.appendingPathComponent("mosquitto/acl"),
+                                             to: config.appendingPathComponent("acl"))
+            try addUsers(users, to: config.appendingPathComponent("passwd"))
+            let production = try String(contentsOf: root.appendingPathComponent("mosquitto/mosquitto.conf"), encoding: .utf8)
+            return production
+                .replacingOccurrences(of: "listener 1883", with: "listener \(port) 127.0.0.1")
+                .replacingOccurrences(of: "/mosquitto/config/", with: config.path + "/")
+                .replacingOccurrences(of: "/mosquitto/data/", with: data.path + "/")
+                .replacingOccurrences(of: "log_dest stdout", with: "log_dest file \(directory.path)/mosquitto.log")
+        }
+        try await broker.start()
+        return broker
+    }
+
+    /// Writes a mosquitto password file with the project's own tool (`scripts/add-user.sh`).
+    static func addUsers(_ users: [String: String], to file: URL) throws {
+        for (name, password) in users.sorted(by: { $0.key < $1.key }) {
+            let service = ["location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store",
+                           "channel-example", "operator"].contains(name)
+            let tool = Process()
+            tool.executableURL = URL(fileURLWithPath: "/bin/bash")
+            tool.arguments = [repositoryRoot.appendingPathComponent("scripts/add-user.sh").path, name,
+                              "--file", file.path] + (service ? ["--service"] : [])
+            tool.environment = ProcessInfo.processInfo.environment.merging(["SAFEWALK_NEW_PASSWORD": password]) { $1 }
+            tool.standardOutput = FileHandle.nullDevice
+            try tool.run()
+            tool.waitUntilExit()
+            guard tool.terminationStatus == 0 else { throw HarnessError.processFailed("add-user.sh \(name)") }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Adds a broker user, or changes its password.
+#   scripts/add-user.sh NAME [--service] [--file PASSWORD_FILE]
+# A walker's username is its walker id; the same login serves its phone and its OwnTracks tracker
+# (the ACL lets it write only its own input topics and read only its own output topics).
+# --service adds one of the service users named in mosquitto/acl instead.
+# The password comes from SAFEWALK_NEW_PASSWORD, or is generated and printed once.
+set -euo pipefail
+usage() { echo "usage: $0 NAME [--service] [--file PASSWORD_FILE]" >&2; exit 2; }
+
+name=${1:-}; [ -n "$name" ] || usage; shift
+service=false
+file=${SAFEWALK_PASSWORD_FILE:-$(cd "$(dirname "$0")/.." && pwd)/mosquitto/passwd}
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --service) service=true ;;
+        --file) file=${2:?--file needs a path}; shift ;;
+        *) usage ;;
+    esac
+    shift
+done
+
+services=" location-ingest watchdog companion-chat notifier contacts-store channel-example operator "
+if $service; then
+    [[ "$services" == *" $name "* ]] || { echo "'$name' is not a service user in mosquitto/acl:$services" >&2; exit 2; }
+else
+    # Walker ids become topic levels and ACL %u substitutions: no wildcards, slashes or spaces.
+    [[ "$name" =~ ^[A-Za-z0-9_-]{1,64}$ ]] || { echo "'$name' is not a walker id ([A-Za-z0-9_-]{1,64})" >&2; exit 2; }
+    [[ "$name" != "_service" && "$name" != "_rejected" ]] || { echo "'$name' is reserved" >&2; exit 2; }
+    [[ "$services" != *" $name "* ]] || { echo "'$name' is a service user; use --service" >&2; exit 2; }
+fi
+
+password=${SAFEWALK_NEW_PASSWORD:-}
+generated=false
+if [ -z "$password" ]; then
+    password=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
+    generated=true
+fi
+
+passwd_tool=$(command -v mosquitto_passwd || echo /usr/bin/mosquitto_passwd)
+mkdir -p "$(dirname "$file")"
+if [ -f "$file" ]; then
+    "$passwd_tool" -b "$file" "$name" "$password"
+else
+    "$passwd_tool" -c -b "$file" "$name" "$password"
+fi
+chmod 600 "$file"
+echo "user '$name' saved in $file"
+$generated && echo "password: $password" || true
