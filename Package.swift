@@ -60,6 +60,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         .systemLibrary(
@@ -75,6 +76,15 @@ let package = Package(
                 path: "Shared/SafeWalkService", swiftSettings: strict),
         .target(name: "SafeWalkStorage", dependencies: [grdb, log], path: "Shared/SafeWalkStorage",
                 swiftSettings: strict),
+        // The `safewalk` command-line tool: run, watch and simulate walks, manage users and contacts.
+        .target(name: "SafeWalkCLI",
+                dependencies: ["SafeWalkCore", "SafeWalkMQTT", log,
+                               .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                path: "Tools/SafeWalkCLI", swiftSettings: strict),
+        .executableTarget(name: "safewalk", dependencies: ["SafeWalkCLI"], path: "Tools/safewalk",
+                          swiftSettings: strict),
+        .testTarget(name: "SafeWalkCLITests", dependencies: ["SafeWalkCLI", "TestSupport", "SafeWalkCore", "SafeWalkMQTT"],
+                    swiftSettings: strict),
         .target(name: "TestSupport", dependencies: ["SafeWalkMQTT", "SafeWalkCore", log],
                 path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SafeWalkCoreTests", dependencies: ["SafeWalkCore"], swiftSettings: strict),

@@ -1,0 +1,1 @@
+print("safewalk CLI arrives with its issue")
