@@ -61,6 +61,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -72,7 +74,12 @@ let package = Package(
         .target(name: "SafeWalkMQTT", dependencies: ["CMosquitto", log], path: "Shared/SafeWalkMQTT",
                 swiftSettings: strict),
         .target(name: "SafeWalkCore", path: "Shared/SafeWalkCore", swiftSettings: strict),
-        .target(name: "SafeWalkService", dependencies: ["SafeWalkCore", "SafeWalkMQTT", log, lifecycle, metrics],
+        .target(name: "SafeWalkService",
+                dependencies: ["SafeWalkCore", "SafeWalkMQTT", log, lifecycle, metrics,
+                               .product(name: "Prometheus", package: "swift-prometheus"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOPosix", package: "swift-nio"),
+                               .product(name: "NIOHTTP1", package: "swift-nio")],
                 path: "Shared/SafeWalkService", swiftSettings: strict),
         .target(name: "SafeWalkStorage", dependencies: [grdb, log], path: "Shared/SafeWalkStorage",
                 swiftSettings: strict),

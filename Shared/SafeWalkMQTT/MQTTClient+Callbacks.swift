@@ -71,6 +71,7 @@ extension MQTTClient {
             defer { state.connectWaiters = [] }
             return (state.connectWaiters, failed)
         }
+        configuration.observer?.didConnect(sessionPresent: sessionPresent)
         logger.info("connected to broker", metadata: [
             "host": "\(configuration.host)", "port": "\(configuration.port)", "sessionPresent": "\(sessionPresent)"])
         for waiter in waiters { waiter.resume() }
@@ -86,6 +87,7 @@ extension MQTTClient {
             return true
         }
         if unexpected {
+            configuration.observer?.didLoseConnection()
             logger.warning("connection to broker lost, reconnecting", metadata: [
                 "reason": "\(MosquittoLibrary.message(for: returnCode))"])
         }
@@ -121,6 +123,7 @@ extension MQTTClient {
         let buffers = state.withLock { state in
             state.registrations.values.filter { mqttTopic(message.topic, matches: $0.filter) }.map(\.buffer)
         }
+        configuration.observer?.didReceive(topic: message.topic, bytes: payload.count)
         for buffer in buffers { buffer.append(message) }
     }
 }

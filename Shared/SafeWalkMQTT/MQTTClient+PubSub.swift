@@ -12,6 +12,7 @@ extension MQTTClient {
                 mosquitto_publish(handle, nil, message.topic, Int32(bytes.count), bytes.baseAddress, 0, message.retain)
             }
             guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw MosquittoLibrary.error(rc, topic: message.topic) }
+            configuration.observer?.didPublish(topic: message.topic, qos: message.qos)
             return
         }
         let box = PublishTicketBox()
@@ -42,6 +43,7 @@ extension MQTTClient {
             }
             waiter?.resume(throwing: CancellationError())
         }
+        configuration.observer?.didPublish(topic: message.topic, qos: message.qos)
     }
 
     enum SendOutcome { case sent(Int32), queued(UInt64), failed(MQTTError) }

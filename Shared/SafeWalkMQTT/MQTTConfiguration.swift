@@ -34,13 +34,17 @@ public struct MQTTConfiguration: Sendable {
     public var reconnectDelayMax: UInt32
     /// Unacknowledged QoS 1/2 publishes on the wire at once; more wait in libmosquitto's queue.
     public var maxInflightMessages: UInt32
+    /// Told about traffic and connection changes (metrics). Optional.
+    public var observer: (any MQTTObserver)?
 
     public init(
         host: String = "127.0.0.1", port: Int = 1883, clientID: String,
         username: String? = nil, password: String? = nil, cleanSession: Bool = false,
         keepAliveSeconds: Int32 = 30, tls: TLS? = nil, lastWill: MQTTMessage? = nil,
-        reconnectDelayMin: UInt32 = 1, reconnectDelayMax: UInt32 = 8, maxInflightMessages: UInt32 = 100
+        reconnectDelayMin: UInt32 = 1, reconnectDelayMax: UInt32 = 8, maxInflightMessages: UInt32 = 100,
+        observer: (any MQTTObserver)? = nil
     ) {
+        self.observer = observer
         self.host = host
         self.port = port
         self.clientID = clientID

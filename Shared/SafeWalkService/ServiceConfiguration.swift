@@ -12,6 +12,9 @@ public struct ServiceConfiguration: Sendable {
     public var dataDirectory: URL
     public var thresholds: SafetyThresholds
     public var logLevel: Logger.Level
+    /// `/metrics` and `/health` (`SAFEWALK_METRICS_HOST`, `SAFEWALK_METRICS_PORT`); nil port = off.
+    public var metricsHost: String
+    public var metricsPort: Int?
     /// Everything, for service-specific settings.
     public var environment: EnvironmentReader
 
@@ -37,6 +40,8 @@ public struct ServiceConfiguration: Sendable {
                            expected: Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
         }
         logLevel = level
+        metricsHost = env.string("SAFEWALK_METRICS_HOST", default: "127.0.0.1")
+        metricsPort = try MetricsSetup.port(for: service, environment: env)
         mqtt = try Self.mqtt(service: service, prefix: topicPrefix, env: env)
     }
 

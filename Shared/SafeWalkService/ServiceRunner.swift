@@ -54,7 +54,10 @@ public enum ServiceRunner {
         _ configuration: ServiceConfiguration, logger: Logger,
         build: @Sendable (ServiceContext) async throws -> [any Service]
     ) async throws {
-        let client = try MQTTClient(configuration: configuration.mqtt, logger: logger)
+        let registry = MetricsSetup.bootstrap()
+        var mqtt = configuration.mqtt
+        mqtt.observer = BrokerMetrics(service: configuration.service, prefix: configuration.topicPrefix)
+        let client = try MQTTClient(configuration: mqtt, logger: logger)
         logger.info("connecting to broker", metadata: [
             "host": "\(configuration.mqtt.host)", "port": "\(configuration.mqtt.port)"])
         try await client.connect()
@@ -69,8 +72,13 @@ public enum ServiceRunner {
         try await client.publish(MQTTMessage(topic: configuration.statusTopic, payload: Presence.online.payload, retain: true))
         logger.info("ready", metadata: ["statusTopic": "\(configuration.statusTopic)"])
         let presence = BrokerPresence(client: client, topic: configuration.statusTopic, logger: logger)
+        var observability: [any Service] = []
+        if let port = configuration.metricsPort {
+            observability.append(MetricsServer(host: configuration.metricsHost, port: port, registry: registry,
+                                               isHealthy: { client.isConnected }, logger: logger))
+        }
         var groupConfiguration = ServiceGroupConfiguration(
-            services: ([presence] + parts).map { .init(service: $0) },
+            services: ([presence] + observability + parts).map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         // A part stuck on a broker that is gone is cancelled rather than holding the stop forever.
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(10)

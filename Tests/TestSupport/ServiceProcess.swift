@@ -18,6 +18,8 @@ public enum ServiceProcess {
         env["SAFEWALK_MQTT_PORT"] = broker.map { "\($0.port)" } ?? "1"
         // Stable per data directory, so a restarted service finds its persistent session again.
         env["SAFEWALK_MQTT_CLIENT_ID"] = "\(service)-\(data.lastPathComponent.suffix(8))"
+        // Tests run many services at once: no fixed metrics ports unless a test asks for one.
+        env["SAFEWALK_METRICS_PORT"] = "off"
         env.merge(environment) { _, new in new }
         let executable = try Executables.product(service.rawValue)
         return try ChildProcess(executable.path, [], environment: env,
