@@ -1,0 +1,26 @@
+// libFuzzer entry point: every decoder that reads bytes from the network, fed the same input.
+// Built by Fuzz/run.sh with `swiftc -sanitize=fuzzer,address` together with SafeWalkCore's sources.
+import Foundation
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let data = Data(bytes: bytes, count: count)
+    let now = 1_800_000_000.0
+    _ = try? FixDecoder.decode(data, now: now, policy: FixPolicy())
+    _ = try? SafeWalkJSON.decode(Action.self, from: data, maxBytes: 64 * 1024)
+    _ = try? SafeWalkJSON.decode(Reply.self, from: data, maxBytes: 64 * 1024)
+    _ = try? SafeWalkJSON.decode(PositionUpdate.self, from: data, maxBytes: 64 * 1024)
+    _ = try? SafeWalkJSON.decode(EscalationEvent.self, from: data, maxBytes: 64 * 1024)
+    _ = try? SafeWalkJSON.decode(ContactAdd.self, from: data, maxBytes: 64 * 1024)
+    _ = try? SafeWalkJSON.decode(ContactRemove.self, from: data, maxBytes: 64 * 1024)
+    _ = try? SafeWalkJSON.decode(ContactList.self, from: data, maxBytes: 64 * 1024)
+    _ = Presence(payload: data)
+    if let text = String(data: data, encoding: .utf8) {
+        _ = QuickReply.lookup(text)
+        _ = PhoneNumber.normalise(text)
+        _ = WalkerID(validating: text)
+        _ = Topic.parse(text, prefix: "safewalk")
+        _ = PercentEncoding.encode(text)
+    }
+    return 0
+}
