@@ -9,8 +9,8 @@ import Synchronization
 final class BrokerMetrics: MQTTObserver {
     private let service: String
     private let prefix: String
-    private let received = Mutex<[TopicKind?: Counter]>([:])
-    private let published = Mutex<[TopicKind?: Counter]>([:])
+    private let received = Mutex<[String: Counter]>([:])
+    private let published = Mutex<[String: Counter]>([:])
     private let connects: Counter
     private let losses: Counter
 
@@ -33,13 +33,28 @@ final class BrokerMetrics: MQTTObserver {
     func didLoseConnection() { losses.increment() }
 
     /// Counters are made once per kind: the factory lookup is far dearer than an increment.
-    private func counter(in cache: borrowing Mutex<[TopicKind?: Counter]>, label: String, topic: String) -> Counter {
-        let kind = Topic.parse(topic, prefix: prefix)?.kind
+    private func counter(in cache: borrowing Mutex<[String: Counter]>, label: String, topic: String) -> Counter {
+        let kind = Self.kind(of: topic, prefix: prefix)
         return cache.withLock { counters in
             if let counter = counters[kind] { return counter }
-            let counter = Counter(label: label, dimensions: [("service", service), ("kind", kind?.rawValue ?? "invalid")])
+            let counter = Counter(label: label, dimensions: [("service", service), ("kind", kind)])
             counters[kind] = counter
             return counter
+        }
+    }
+
+    /// The topic's kind from its shape alone. This runs on the network thread for every
+    /// message, so it splits the string instead of validating it (`Topic.parse`); the services
+    /// validate what they consume.
+    static func kind(of topic: String, prefix: String) -> String {
+        if topic.hasPrefix("owntracks/") { return TopicKind.owntracks.rawValue }
+        guard topic.hasPrefix(prefix), topic.dropFirst(prefix.count).first == "/" else { return "other" }
+        let rest = topic.dropFirst(prefix.count + 1)
+        guard let slash = rest.firstIndex(of: "/") else { return "other" }
+        switch rest[..<slash] {
+        case "_service": return TopicKind.serviceStatus.rawValue
+        case "_rejected": return TopicKind.rejected.rawValue
+        default: return WalkerChannel(path: String(rest[rest.index(after: slash)...]))?.rawValue ?? "other"
         }
     }
 }

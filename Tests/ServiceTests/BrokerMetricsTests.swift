@@ -1,0 +1,16 @@
+@testable import SafeWalkService
+import Testing
+
+@Suite("Topic kinds for traffic metrics")
+struct BrokerMetricsTests {
+    @Test(arguments: [
+        ("safewalk/alice/fix", "fix"), ("safewalk/alice/contacts/add", "contactsAdd"),
+        ("safewalk/alice/contacts", "contacts"), ("safewalk/_service/watchdog", "serviceStatus"),
+        ("safewalk/_rejected/notifier", "rejected"), ("owntracks/alice/phone", "owntracks"),
+        ("safewalk/alice/unknown", "other"), ("safewalkers/alice/fix", "other"), ("elsewhere", "other"),
+        ("safewalk/alice", "other"),
+    ])
+    func kindIsReadFromTheTopicShape(topic: String, kind: String) {
+        #expect(BrokerMetrics.kind(of: topic, prefix: "safewalk") == kind)
+    }
+}
