@@ -121,7 +121,9 @@ extension MQTTClient {
         let message = MQTTMessage(topic: String(cString: raw.topic), payload: payload,
                                   qos: QoS(rawValue: raw.qos) ?? .atMostOnce, retain: raw.retain)
         let buffers = state.withLock { state in
-            state.registrations.values.filter { mqttTopic(message.topic, matches: $0.filter) }.map(\.buffer)
+            let matching = state.registrations.values.filter { mqttTopic(message.topic, matches: $0.filter) }.map(\.buffer)
+            if matching.isEmpty { state.keepUnclaimed(message, logger: logger) }
+            return matching
         }
         configuration.observer?.didReceive(topic: message.topic, bytes: payload.count)
         for buffer in buffers { buffer.append(message) }

@@ -86,6 +86,7 @@ extension MQTTClient {
                 let failure: MQTTError? = state.withLock { state in
                     guard state.phase != .closed, state.phase != .idle else { return .shutDown }
                     state.registrations[id] = .init(filter: filter, qos: qos, buffer: buffer)
+                    state.handOverUnclaimed(to: buffer, filter: filter)
                     state.subscribeWaiters[filter, default: []].append(continuation)
                     guard state.phase == .connected else { return nil }  // on_connect subscribes it
                     var mid: Int32 = 0

@@ -25,6 +25,11 @@ struct MQTTClientState {
     var grantedFilters: Set<String> = []
 
     var registrations: [UInt64: Registration] = [:]
+    /// Messages no subscription wanted yet: a persistent session hands over what was queued for
+    /// us right after CONNACK, before the service has subscribed again. Kept, in order, for the
+    /// first subscription that matches them, instead of being lost after libmosquitto acked them.
+    var unclaimed: [MQTTMessage] = []
+    static let unclaimedLimit = 1_000_000
     var nextRegistrationID: UInt64 = 0
 
     var connects = 0

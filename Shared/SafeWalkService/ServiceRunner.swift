@@ -15,6 +15,8 @@ public enum ServiceRunner {
     }
 
     /// Never returns: exits 0 after a graceful shutdown, or with an `ExitCode` on failure.
+    /// `build` should make its subscriptions before returning: `online` is announced right
+    /// after it, and tests and operators read `online` as "listening".
     public static func run(
         _ service: ServiceName,
         environment: [String: String] = ProcessInfo.processInfo.environment,

@@ -63,3 +63,22 @@ struct ReconnectTests {
         await publisher.shutdown(); await subscriber.shutdown(); await broker.shutdown()
     }
 }
+
+@Suite("A persistent session's queue")
+struct QueuedWhileAwayTests {
+    @Test func messagesQueuedWhileAwayAreKeptUntilTheServiceSubscribesAgain() async throws {
+        let broker = try await MosquittoBroker.start()
+        let first = try await broker.client("returning-service", cleanSession: false)
+        _ = try await first.subscribe("rt/queued", qos: .atLeastOnce)
+        await first.shutdown()
+
+        let publisher = try await broker.client()
+        for index in 0..<5 { try await publisher.publish("rt/queued", string: "\(index)") }
+
+        // The broker hands the queue over right after CONNACK, before anyone subscribed.
+        let again = try await broker.client("returning-service", cleanSession: false)
+        let messages = try await again.subscribe("rt/queued", qos: .atLeastOnce)
+        #expect(try await messages.first(5).map(\.string) == ["0", "1", "2", "3", "4"])
+        await publisher.shutdown(); await again.shutdown(); await broker.shutdown()
+    }
+}
