@@ -16,12 +16,16 @@ struct ServiceSpec {
     let name: String
     let kit: String
     let extra: [Target.Dependency]
+    var testExtra: [Target.Dependency] = []
 }
+
+let nioServer: [Target.Dependency] = ["NIOCore", "NIOPosix", "NIOHTTP1"].map { .product(name: $0, package: "swift-nio") }
 
 let services = [
     ServiceSpec(name: "location-ingest", kit: "LocationIngestKit", extra: ["SafeWalkStorage", grdb]),
     ServiceSpec(name: "watchdog", kit: "WatchdogKit", extra: ["SafeWalkStorage", grdb]),
-    ServiceSpec(name: "companion-chat", kit: "CompanionChatKit", extra: [httpClient]),
+    // Its tests run a fake Gemini on SwiftNIO.
+    ServiceSpec(name: "companion-chat", kit: "CompanionChatKit", extra: [httpClient], testExtra: nioServer),
     ServiceSpec(name: "notifier", kit: "NotifierKit", extra: ["SafeWalkStorage", grdb, httpClient]),
     ServiceSpec(name: "contacts-store", kit: "ContactsStoreKit", extra: ["SafeWalkStorage", grdb]),
 ]
@@ -35,7 +39,7 @@ let serviceTargets: [Target] = services.flatMap { spec in
         .executableTarget(name: spec.name, dependencies: [.target(name: spec.kit), "SafeWalkService"],
                           path: "Services/\(spec.name)/Main", swiftSettings: strict),
         .testTarget(name: "\(spec.kit)Tests",
-                    dependencies: [.target(name: spec.kit), "TestSupport"] + shared + spec.extra,
+                    dependencies: [.target(name: spec.kit), "TestSupport"] + shared + spec.extra + spec.testExtra,
                     path: "Tests/\(spec.kit)Tests", swiftSettings: strict),
     ]
 }
@@ -43,7 +47,7 @@ let serviceTargets: [Target] = services.flatMap { spec in
 /// In-process and through-the-broker benchmarks, run in release mode (see BENCHMARKS.md).
 let benchmarkTargets: [Target] = services.filter { ["location-ingest", "watchdog"].contains($0.name) }.map { spec in
     .executableTarget(name: "\(spec.name)-bench",
-                      dependencies: [.target(name: spec.kit), "TestSupport"] + shared + spec.extra,
+                      dependencies: [.target(name: spec.kit), "TestSupport"] + shared + spec.extra + spec.testExtra,
                       path: "Benchmarks/\(spec.name)", swiftSettings: strict)
 }
 

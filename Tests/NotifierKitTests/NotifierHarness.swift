@@ -34,7 +34,7 @@ struct NotifierHarness {
         let alerts = try await bus.subscribe(TopicFilter.everyWalker(.alert).rawValue, qos: .atLeastOnce)
         try await bus.publish(Topic.contacts(Fixtures.walker).name(),
                               payload: SafeWalkJSON.encode(ContactList(contacts: contacts)), retain: true)
-        let service = NotifierService(
+        let service = try await NotifierService(
             settings: try Fixtures.settings(settings), bus: bus, prefix: Fixtures.prefix, ledger: ledger,
             channels: channels(bus), clock: clock, logger: logger)
         let task = Task { try await service.run() }

@@ -1,4 +1,5 @@
 import NotifierKit
+import SafeWalkCore
 import SafeWalkService
 import Testing
 

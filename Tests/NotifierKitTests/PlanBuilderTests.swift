@@ -83,3 +83,18 @@ struct PlanBuilderTests {
         #expect(plan.undialable.first?.masked == "******0199")
     }
 }
+
+@Suite("Log channel")
+struct LogChannelTests {
+    @Test func theLogLineHoldsMaskedNumbersAndNoPosition() {
+        let event = Fixtures.escalation()
+        let plan = PlanBuilder.plan(for: event, contacts: Fixtures.threeWithOneUndialable, emergency: EmergencyNumber(),
+                                    now: Fixtures.now, timeZone: TimeZone(identifier: "UTC")!)
+        let line = "\(LogChannel.metadata(plan: plan, event: event))"
+        #expect(line.contains("+*******0101"))
+        #expect(line.contains("containsLetters"))
+        #expect(!line.contains("5125550101"))
+        #expect(!line.contains("CALL"))
+        #expect(!line.contains("30.285"))
+    }
+}

@@ -38,7 +38,12 @@ public actor ContactBook {
 
     /// Waits until a list for `walker` has arrived, whether or not the book has settled.
     public func waitForList(_ walker: WalkerID) async {
-        while lists[walker] == nil {
+        await waitUntil(walker) { _ in true }
+    }
+
+    /// Waits until the walker's list satisfies `condition` (for tests and diagnostics).
+    public func waitUntil(_ walker: WalkerID, _ condition: @Sendable ([Contact]) -> Bool) async {
+        while !(lists[walker].map(condition) ?? false) {
             await withCheckedContinuation { waiters[walker, default: []].append($0) }
         }
     }

@@ -84,6 +84,11 @@ public struct DeliveryRunner: Sendable {
         if row.state == .pending, row.attempts >= policy.maxAttempts {
             return finish(.failed, row.attempts, row.reason ?? "no attempts left")
         }
+        if row.state == .attempting {
+            // The documented window: a send started before a crash and its outcome was never
+            // recorded. Sending again risks a duplicate; not sending risks silence.
+            logger.notice("resending after an interrupted attempt", metadata: meta)
+        }
         while !Task.isCancelled {
             let attempt: Int
             do {
@@ -95,10 +100,12 @@ public struct DeliveryRunner: Sendable {
             do throws(ChannelFailure) {
                 try await channel.send(row.target, plan: plan, event: event)
                 return finish(.sent, attempt, nil)
-            } catch .permanent(let reason) {
-                logger.warning("delivery failed", metadata: meta.merging(["reason": "\(reason)"]) { $1 })
-                return finish(.failed, attempt, reason)
-            } catch .transient(let reason) {
+            } catch {
+                let reason = error.reason
+                guard case .transient = error else {
+                    logger.warning("delivery failed", metadata: meta.merging(["reason": "\(reason)"]) { $1 })
+                    return finish(.failed, attempt, reason)
+                }
                 guard policy.allowsAnother(after: attempt) else {
                     logger.warning("delivery failed", metadata: meta.merging(["reason": "\(reason)", "attempts": "\(attempt)"]) { $1 })
                     return finish(.failed, attempt, "\(reason) (after \(attempt) attempts)")

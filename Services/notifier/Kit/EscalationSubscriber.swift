@@ -45,8 +45,17 @@ public struct EscalationSubscriber: Service {
     }
 
     public func run() async throws {
-        let escalations = try await bus.subscribe(TopicFilter.everyWalker(.escalation, prefix: prefix).rawValue,
-                                                  qos: .atLeastOnce)
+        try await consume(try await subscribe())
+    }
+
+    /// Subscribes to `{p}/+/escalation` (separate from ``consume(_:)`` so a caller can know
+    /// when it is listening).
+    public func subscribe() async throws -> MQTTSubscription {
+        try await bus.subscribe(TopicFilter.everyWalker(.escalation, prefix: prefix).rawValue, qos: .atLeastOnce)
+    }
+
+    /// Handles escalations until the subscription ends or a graceful shutdown.
+    public func consume(_ escalations: MQTTSubscription) async throws {
         for await message in escalations.cancelOnGracefulShutdown() {
             guard case .success(.escalation(let event)) = NotifierIntake.classify(message, prefix: prefix) else {
                 logger.warning("escalation rejected", metadata: ["channel": "\(name)"])
@@ -60,13 +69,15 @@ public struct EscalationSubscriber: Service {
             let receipt: DeliveryReceipt
             do throws(ChannelFailure) {
                 let recipient = try await deliver(event)
-                let now = clock.now()
-                try await seen.write { try $0.execute(sql: "INSERT OR IGNORE INTO handled VALUES (?, ?)", arguments: [id, now]) }
                 receipt = DeliveryReceipt(escalationId: id, channel: name, recipient: recipient, status: .sent,
-                                          attempts: 1, at: now)
+                                          attempts: 1, at: clock.now())
             } catch {
                 receipt = DeliveryReceipt(escalationId: id, channel: name, recipient: name, status: .failed,
                                           reason: error.reason, attempts: 1, at: clock.now())
+            }
+            if receipt.status == .sent {
+                let now = receipt.at
+                try await seen.write { try $0.execute(sql: "INSERT OR IGNORE INTO handled VALUES (?, ?)", arguments: [id, now]) }
             }
             try await bus.publish(Topic.delivery(event.walker).name(prefix: prefix),
                                   payload: try SafeWalkJSON.encode(receipt), qos: .atLeastOnce)
@@ -86,7 +97,7 @@ public struct FileAppendChannel: Sendable {
             var line = try SafeWalkJSON.encode(event)
             line.append(0x0a)
             if !FileManager.default.fileExists(atPath: file.path) {
-                FileManager.default.createFile(atPath: file.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: file.path, contents: nil)
             }
             let handle = try FileHandle(forWritingTo: file)
             defer { try? handle.close() }

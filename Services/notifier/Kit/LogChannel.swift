@@ -17,8 +17,8 @@ public struct LogChannel: NotificationChannel {
         logger.notice("escalation", metadata: Self.metadata(plan: plan, event: event))
     }
 
-    /// The line's fields; public numbers never appear unmasked.
-    static func metadata(plan: DeliveryPlan, event: EscalationEvent) -> Logger.Metadata {
+    /// The line's fields: phone numbers only masked, no message text, no coordinates.
+    public static func metadata(plan: DeliveryPlan, event: EscalationEvent) -> Logger.Metadata {
         [
             "escalation": "\(event.id)", "walker": "\(event.walker)", "reason": "\(event.reason.rawValue)",
             "level": "\(event.level.rawValue)", "urgency": "\(plan.urgency.rawValue)",

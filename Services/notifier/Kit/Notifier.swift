@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// The notifier's composition root, called by the executable's `ServiceRunner.run`.
 public enum Notifier {
     /// Reads the settings, opens `notifier.sqlite`, builds the enabled channels and the service.
-    public static func services(_ context: ServiceContext, clock: any NotifierClock = SystemNotifierClock()) throws
+    public static func services(_ context: ServiceContext, clock: any NotifierClock = SystemNotifierClock()) async throws
         -> [any Service]
     {
         let settings = try NotifierSettings(context.configuration.environment)
@@ -18,7 +18,7 @@ public enum Notifier {
         let channels = makeChannels(settings, bus: context.bus, prefix: context.configuration.topicPrefix,
                                     logger: context.logger)
         context.logger.info("notifier channels", metadata: ["channels": "\(channels.map(\.name))"])
-        return [NotifierService(settings: settings, bus: context.bus, prefix: context.configuration.topicPrefix,
+        return [try await NotifierService(settings: settings, bus: context.bus, prefix: context.configuration.topicPrefix,
                                 ledger: DeliveryLedger(pool: pool), channels: channels, clock: clock,
                                 logger: context.logger)]
     }

@@ -20,11 +20,19 @@ public struct NotifierService: Service {
     let logger: Logger
     /// The contact lists this service keeps (exposed so tests can await a list's arrival).
     public let book: ContactBook
+    let contacts: MQTTSubscription
+    let escalations: MQTTSubscription
 
     public init(settings: NotifierSettings, bus: any MessageBus, prefix: String, ledger: DeliveryLedger,
                 channels: [any NotificationChannel], clock: any NotifierClock, logger: Logger,
-                book: ContactBook = ContactBook()) {
+                book: ContactBook = ContactBook()) async throws {
         self.book = book
+        // Subscribed here, at build time, so that by the time the runner announces `online`
+        // the notifier is listening. Contacts first, so their retained lists are on their way
+        // before any escalation.
+        contacts = try await bus.subscribe(TopicFilter.everyWalker(.contacts, prefix: prefix).rawValue, qos: .atLeastOnce)
+        escalations = try await bus.subscribe(TopicFilter.everyWalker(.escalation, prefix: prefix).rawValue,
+                                              qos: .atLeastOnce)
         self.settings = settings
         self.bus = bus
         self.prefix = prefix
@@ -38,10 +46,6 @@ public struct NotifierService: Service {
     }
 
     public func run() async throws {
-        // Contacts first, so their retained lists are on their way before any escalation.
-        let contacts = try await bus.subscribe(TopicFilter.everyWalker(.contacts, prefix: prefix).rawValue, qos: .atLeastOnce)
-        let escalations = try await bus.subscribe(
-            TopicFilter.everyWalker(.escalation, prefix: prefix).rawValue, qos: .atLeastOnce)
         let unfinished = try ledger.unfinished()
         if !unfinished.isEmpty { logger.notice("resuming unfinished deliveries", metadata: ["count": "\(unfinished.count)"]) }
         await withDiscardingTaskGroup { group in
@@ -49,7 +53,7 @@ public struct NotifierService: Service {
                 try? await clock.sleep(seconds: settings.contactsSettle)
                 await book.settle()  // also on cancellation, so no escalation waits forever
             }
-            group.addTask {
+            group.addTask { [contacts] in
                 for await message in contacts.cancelOnGracefulShutdown() { await handle(message) }
             }
             for (event, plan) in unfinished {

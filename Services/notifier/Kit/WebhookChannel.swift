@@ -5,7 +5,8 @@ import SafeWalkCore
 /// `webhook`: POSTs the escalation and its plan as JSON, signed like GitHub's webhooks:
 /// `X-SafeWalk-Signature-256: sha256=<hex HMAC-SHA256 of the exact body, keyed with the secret>`.
 /// `X-SafeWalk-Escalation` carries the id, so the receiver can de-duplicate retries.
-/// Recipients' numbers are masked in the body: the receiver is told whom, not given the numbers.
+/// Recipients' numbers are masked in the body and the group `sms:` link is left out: the
+/// receiver is told whom, not given the numbers.
 public struct WebhookChannel: NotificationChannel {
     public let name = "webhook"
     let url: String
@@ -32,6 +33,8 @@ public struct WebhookChannel: NotificationChannel {
         masked.recipients = plan.recipients.map {
             DeliveryPlan.Recipient(contactID: $0.contactID, name: $0.name, phone: PhoneNumber.masked($0.phone))
         }
+        // The group link lists every number in full; the receiver gets the call action only.
+        masked.alert.actions = plan.alert.actions.filter { !$0.url.hasPrefix("sms:") }
         return try SafeWalkJSON.encode(WebhookBody(escalation: event, plan: masked))
     }
 

@@ -6,6 +6,6 @@ import SafeWalkService
 @main
 struct NotifierMain {
     static func main() async {
-        await ServiceRunner.run(.notifier) { context in try Notifier.services(context) }
+        await ServiceRunner.run(.notifier) { context in try await Notifier.services(context) }
     }
 }

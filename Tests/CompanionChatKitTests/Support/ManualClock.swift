@@ -23,7 +23,7 @@ final class ManualClock: Clock, Sendable {
         var sleepers: [Sleeper] = []
         var cancelled: Set<UInt64> = []
         var nextID: UInt64 = 0
-        var watchers: [(deadline: Instant, continuation: CheckedContinuation<Void, Never>)] = []
+        var watchers = ParkedWaiters<Instant>()
     }
 
     private let state = Mutex(State())
@@ -42,9 +42,7 @@ final class ManualClock: Clock, Sendable {
                     if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
                     if deadline <= state.now { return .success(()) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    let (due, waiting) = split(state.watchers) { $0.deadline == deadline }
-                    state.watchers = waiting
-                    due.forEach { $0.continuation.resume() }
+                    state.watchers.release { $0 == deadline }.forEach { $0.resume() }
                     return nil
                 }
                 if let outcome { continuation.resume(with: outcome) }
@@ -75,13 +73,16 @@ final class ManualClock: Clock, Sendable {
 
     /// Returns once something sleeps until exactly `deadline` (at once if something already does).
     func waitForSleeper(until deadline: Instant) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let already = state.withLock { state in
-                if state.sleepers.contains(where: { $0.deadline == deadline }) { return true }
-                state.watchers.append((deadline, continuation))
-                return false
+        let id = state.withLock { $0.watchers.makeID() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state in
+                    state.sleepers.contains { $0.deadline == deadline } || !state.watchers.park(id, until: deadline, continuation)
+                }
+                if resumeNow { continuation.resume() }
             }
-            if already { continuation.resume() }
+        } onCancel: {
+            state.withLock { $0.watchers.cancel(id) }?.resume()
         }
     }
 

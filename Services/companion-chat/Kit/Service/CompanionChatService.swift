@@ -109,7 +109,8 @@ public struct CompanionChatService: Service {
                 return conversation.answered(text)
             } catch {
                 stats.modelFailed(error)
-                logger.warning("companion model failed; sending a canned answer", metadata: [
+                // No key is the documented default (announced once at start): not worth a warning each time.
+                logger.log(level: error == .noKey ? .info : .warning, "companion model failed; sending a canned answer", metadata: [
                     "walker": "\(walker)", "reason": "\(error.code)", "error": "\(error)",
                     "ms": "\((ContinuousClock.now - started).milliseconds)"])
                 return conversation.answered(nil)
