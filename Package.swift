@@ -32,22 +32,25 @@ let services = [
 
 let shared: [Target.Dependency] = ["SafeWalkCore", "SafeWalkMQTT", "SafeWalkService", log, lifecycle, metrics]
 
-let serviceTargets: [Target] = services.flatMap { spec in
-    [
-        .target(name: spec.kit, dependencies: shared + spec.extra, path: "Services/\(spec.name)/Kit",
+let serviceTargets: [Target] = services.flatMap { spec -> [Target] in
+    let kitDependencies: [Target.Dependency] = shared + spec.extra
+    let testDependencies: [Target.Dependency] = [.target(name: spec.kit), "TestSupport"] + kitDependencies + spec.testExtra
+    return [
+        .target(name: spec.kit, dependencies: kitDependencies, path: "Services/\(spec.name)/Kit",
                 swiftSettings: strict),
         .executableTarget(name: spec.name, dependencies: [.target(name: spec.kit), "SafeWalkService"],
                           path: "Services/\(spec.name)/Main", swiftSettings: strict),
         .testTarget(name: "\(spec.kit)Tests",
-                    dependencies: [.target(name: spec.kit), "TestSupport"] + shared + spec.extra + spec.testExtra,
+                    dependencies: testDependencies,
                     path: "Tests/\(spec.kit)Tests", swiftSettings: strict),
     ]
 }
 
 /// In-process and through-the-broker benchmarks, run in release mode (see BENCHMARKS.md).
-let benchmarkTargets: [Target] = services.filter { ["location-ingest", "watchdog"].contains($0.name) }.map { spec in
-    .executableTarget(name: "\(spec.name)-bench",
-                      dependencies: [.target(name: spec.kit), "TestSupport"] + shared + spec.extra + spec.testExtra,
+let benchmarkTargets: [Target] = services.filter { ["location-ingest", "watchdog"].contains($0.name) }.map { spec -> Target in
+    let dependencies: [Target.Dependency] = [.target(name: spec.kit), "TestSupport"] + shared + spec.extra
+    return .executableTarget(name: "\(spec.name)-bench",
+                      dependencies: dependencies,
                       path: "Benchmarks/\(spec.name)", swiftSettings: strict)
 }
 
