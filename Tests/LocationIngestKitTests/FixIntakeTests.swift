@@ -57,7 +57,7 @@ import Testing
         #expect(read("safewalk/\(String(repeating: "a", count: 65))/fix", Data(good.utf8))
                 == .rejected(reason: "invalid_walker_id", kind: .fix, walker: nil))
         #expect(read("safewalk//fix", Data(good.utf8)) == .rejected(reason: "invalid_walker_id", kind: .fix, walker: nil))
-        #expect(reason("safewalk/_service/fix", good) == "invalid_topic")
+        #expect(reason("safewalk/_service/fix", good) == "invalid_walker_id")  // reserved
         #expect(reason("safewalk/+/fix", good) == "invalid_topic")
         #expect(reason("safewalk/#", good) == "invalid_topic")
         #expect(reason("owntracks/a+b/phone", good) == "invalid_topic")

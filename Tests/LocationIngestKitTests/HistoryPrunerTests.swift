@@ -16,7 +16,9 @@ import Testing
             HistoryRow(walker: Fixtures.alice, fix: LocationFix(lat: 30, lon: -97, tst: start - age * day, acc: 5),
                        receivedAt: start)
         }
-        try await store.save(history: rows, tracks: [:])
+        let track = WalkerTrack(last: rows[2].fix, anchor: MovementAnchor(lat: 30, lon: -97, acc: 5, tst: rows[2].fix.tst,
+                                                                           movedAt: rows[2].fix.tst))
+        try await store.save(history: rows, tracks: [Fixtures.alice: track])
 
         let clock = ManualClock()
         let (pruned, prunes) = AsyncStream.makeStream(of: Int.self)

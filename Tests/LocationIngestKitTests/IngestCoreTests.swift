@@ -47,4 +47,23 @@ import Testing
         #expect(plan.ignored.map(\.type) == ["lwt"])
         #expect(plan.accepted == 1)
     }
+
+    @Test func aBigBatchDecodedInParallelGivesTheSamePlanInTheSameOrder() async throws {
+        // 3,000 fixes, three walkers, each walker's fixes ascending, with replays mixed in.
+        var batch: [MQTTMessage] = []
+        for i in 0..<1_000 {
+            for walker in ["alice", "bob", "carol"] {
+                let tst = t0 - 1_000 + Double(i) - (i % 7 == 3 ? 5 : 0)
+                batch.append(Fixtures.fixMessage(walker, lat: Fixtures.north(of: lat, by: Double(i) * 3), tst: tst, acc: 1))
+            }
+        }
+        let settings = IngestSettings(policy: FixPolicy(maxAge: 3_600))
+        let serial = IngestCore(prefix: "safewalk", settings: settings).plan(batch, now: t0)
+        let parallel = await IngestCore(prefix: "safewalk", settings: settings).planConcurrently(batch, now: t0)
+        #expect(parallel.history == serial.history)
+        #expect(parallel.positions == serial.positions)
+        #expect(parallel.tracks == serial.tracks)
+        #expect((parallel.accepted, parallel.outOfOrder) == (serial.accepted, serial.outOfOrder))
+        #expect(serial.outOfOrder > 0)
+    }
 }

@@ -29,6 +29,11 @@ final class CommitCounter: TransactionObserver, Sendable {
         (0..<n).map { HistoryRow(walker: walker, fix: LocationFix(lat: 30, lon: -97, tst: t0 + Double($0), acc: 5), receivedAt: t0) }
     }
 
+    func track(at tst: EpochSeconds) -> WalkerTrack {
+        WalkerTrack(last: LocationFix(lat: 30, lon: -97, tst: tst, acc: 5),
+                    anchor: MovementAnchor(lat: 30, lon: -97, acc: 5, tst: tst, movedAt: tst))
+    }
+
     @Test func fiveThousandFixesAreWrittenInOneTransaction() async throws {
         let counter = CommitCounter()
         pool.add(transactionObserver: counter, extent: .databaseLifetime)
@@ -54,7 +59,7 @@ final class CommitCounter: TransactionObserver, Sendable {
     }
 
     @Test func pruningRemovesOnlyFixesOlderThanTheCutoff() async throws {
-        try await store.save(history: rows(10), tracks: [:])
+        try await store.save(history: rows(10), tracks: [Fixtures.alice: track(at: t0 + 9)])
         #expect(try await store.prune(olderThan: t0 + 4) == 4)
         #expect(try store.history(of: Fixtures.alice).map(\.tst) == (4..<10).map { t0 + Double($0) })
     }

@@ -3,7 +3,7 @@
 /// Basic auth, JSON error bodies with `code`, `message`, `more_info`, `status`), plus a webhook
 /// receiver that checks the HMAC signature with Python's own `hmac` module, and `/_control`,
 /// `/_stats` for the test. Python's `http.server` keeps it dependency-free.
-enum FakeTwilioScript {
+enum FakeSMSGatewayScript {
     static let source = #"""
 import base64, hashlib, hmac, json, sys, threading, urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer

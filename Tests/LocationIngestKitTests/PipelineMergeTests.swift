@@ -1,0 +1,31 @@
+@testable import LocationIngestKit
+import SafeWalkCore
+import Testing
+
+@Suite struct PipelineMergeTests {
+    func update(_ tst: EpochSeconds, moved: Bool) -> PositionUpdate {
+        PositionUpdate(fix: LocationFix(lat: 30, lon: -97, tst: tst, acc: 3), moved: moved, lastMovedAt: tst)
+    }
+
+    @Test func coalescedPositionsKeepTheNewestFixAndAnyMovement() {
+        var positions = [Fixtures.alice: update(10, moved: true)]
+        PositionPublisher.merge(&positions, [Fixtures.alice: update(20, moved: false)])
+        #expect(positions[Fixtures.alice]?.fix.tst == 20)
+        #expect(positions[Fixtures.alice]?.moved == true)
+    }
+
+    @Test func anOlderUpdateMergedLateNeverReplacesANewerOne() {
+        var positions = [Fixtures.alice: update(20, moved: false)]
+        PositionPublisher.merge(&positions, [Fixtures.alice: update(10, moved: false)])
+        #expect(positions[Fixtures.alice]?.fix.tst == 20)
+    }
+
+    @Test func aMailboxMergesWhatPilesUpAndDrainsBeforeEnding() async {
+        let mailbox = Mailbox<[Int]>(merge: { $0 += $1 })
+        mailbox.offer([1])
+        mailbox.offer([2, 3])
+        mailbox.finish()
+        #expect(await mailbox.take() == [1, 2, 3])
+        #expect(await mailbox.take() == nil)
+    }
+}

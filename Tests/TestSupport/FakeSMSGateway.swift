@@ -1,0 +1,74 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A fake SMS gateway speaking Twilio's Messages API on a free 127.0.0.1 port (see
+/// ``FakeSMSGatewayScript``), started per test. Needs `python3`.
+public final class FakeSMSGateway: Sendable {
+    public static let sid = "AC0123456789abcdef0123456789abcdef"
+    public static let token = "test-auth-token"
+    public static let webhookSecret = "webhook-secret"
+    public static let template = "From=%2B15125550100&To={phone}&Body={message}"
+
+    public let port: Int
+    let directory: URL
+    let process: ChildProcess
+
+    public struct Stats: Decodable, Sendable {
+        /// Requests per recipient number, accepted or not.
+        public var requests: [String: Int]
+        /// Messages accepted per recipient number.
+        public var accepted: [String: Int]
+        public var bodies: [String: [String]]
+        public var held: Int
+        public var hooks: [Hook]
+        public var order: [String]
+        public struct Hook: Decodable, Sendable { public var valid: Bool; public var escalation: String? }
+    }
+
+    public init() async throws {
+        port = try Loopback.freePort()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-twilio-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let script = directory.appendingPathComponent("fake_twilio.py")
+        try FakeSMSGatewayScript.source.write(to: script, atomically: true, encoding: .utf8)
+        let python = try Executables.find("python3")
+        process = try ChildProcess(python.path, [script.path, "\(port)", Self.sid, Self.token, Self.webhookSecret],
+                                   logFile: directory.appendingPathComponent("server.log"))
+        let port = port
+        try await eventually("fake Twilio on \(port)", within: 10) { Loopback.isAccepting(port: port) }
+    }
+
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var messagesURL: String { "\(baseURL)/2010-04-01/Accounts/\(Self.sid)/Messages.json" }
+
+    /// The notifier's `sms-http` channel configured exactly as an operator would configure Twilio.
+    public var environment: [String: String] {
+        ["SAFEWALK_SMS_URL": messagesURL, "SAFEWALK_SMS_USER": Self.sid, "SAFEWALK_SMS_PASSWORD": Self.token,
+         "SAFEWALK_SMS_TEMPLATE": Self.template]
+    }
+
+    public func stats() async throws -> Stats {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: "\(baseURL)/_stats")!)
+        return try JSONDecoder().decode(Stats.self, from: data)
+    }
+
+    /// `failNext` requests fail with `status`; numbers in `hold` hang until `release`.
+    public func control(failNext: Int? = nil, status: Int? = nil, hold: [String]? = nil, release: Bool = false) async throws {
+        var command: [String: Any] = ["release": release]
+        if let failNext { command["fail_next"] = failNext }
+        if let status { command["fail_status"] = status }
+        if let hold { command["hold"] = hold }
+        var request = URLRequest(url: URL(string: "\(baseURL)/_control")!)
+        request.httpMethod = "POST"
+        request.httpBody = try JSONSerialization.data(withJSONObject: command)
+        _ = try await URLSession.shared.data(for: request)
+    }
+
+    public func shutdown() async {
+        process.signal(SIGTERM)
+        _ = try? await process.waitForExit(within: 5)
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

@@ -1,0 +1,77 @@
+import SafeWalkCore
+import Testing
+import WatchdogKit
+
+/// The scheduler over all walkers: a heap keyed by deadline with lazy invalidation.
+@Suite struct SchedulerTests {
+    static let thresholds = SafetyThresholds(checkInInterval: 60, noReplyAfter: 120, noMovementAfter: 10_000)
+
+    func walker(_ n: Int) -> WalkerID { try! WalkerID("w\(n)") }
+
+    @Test func eachWalkerFiresAtItsOwnDeadlineInOrder() {
+        var engine = WatchEngine(machine: WatchMachine(thresholds: Self.thresholds))
+        for n in 0..<100 {
+            _ = engine.handle(.action(Action(id: "s\(n)", kind: .start)), for: walker(n), now: 1_000 + Double(n))
+        }
+        #expect(engine.nextDeadline() == 1_060)
+        let early = engine.fireDue(now: 1_059.999)
+        #expect(early.isEmpty)
+        let first = engine.fireDue(now: 1_060)
+        #expect(first.map(\.watch.walker) == [walker(0)])
+        #expect(first.first?.actions.contains(.prompt(at: 1_060, replyBy: 1_180)) == true)
+        let rest = engine.fireDue(now: 1_159)
+        #expect(rest.map(\.watch.walker) == (1..<100).map(walker))
+        #expect(engine.nextDeadline() == 1_180)
+    }
+
+    @Test func reschedulingLeavesNoStaleFiring() {
+        var engine = WatchEngine(machine: WatchMachine(thresholds: Self.thresholds))
+        let w = walker(1)
+        _ = engine.handle(.action(Action(id: "s", kind: .start)), for: w, now: 1_000)
+        // Each reply moves the check-in later; the old heap entries must not fire.
+        for t in stride(from: 1_010.0, through: 1_050, by: 10) {
+            _ = engine.handle(.reply(text: "ok"), for: w, now: t)
+        }
+        #expect(engine.scheduledEntries >= 2)
+        #expect(engine.fireDue(now: 1_109.999).isEmpty)
+        #expect(engine.nextDeadline() == 1_110)
+        let fired = engine.fireDue(now: 1_110)
+        #expect(fired.count == 1)
+        #expect(fired.first?.actions.contains(.prompt(at: 1_110, replyBy: 1_230)) == true)
+    }
+
+    @Test func aStoppedWatchIsNeverFired() {
+        var engine = WatchEngine(machine: WatchMachine(thresholds: Self.thresholds))
+        _ = engine.handle(.action(Action(id: "s", kind: .start)), for: walker(1), now: 1_000)
+        _ = engine.handle(.action(Action(id: "x", kind: .stop)), for: walker(1), now: 1_001)
+        #expect(engine.nextDeadline() == nil)
+        #expect(engine.fireDue(now: 100_000).isEmpty)
+    }
+
+    @Test func restoredWatchesWhoseDeadlinesPassedAreDueAtOnce() {
+        var source = WatchEngine(machine: WatchMachine(thresholds: Self.thresholds))
+        for n in 0..<10 {
+            _ = source.handle(.action(Action(id: "s", kind: .startWalk(destination: "X", minutes: 1))),
+                              for: walker(n), now: 1_000)
+        }
+        var restored = WatchEngine(machine: WatchMachine(thresholds: Self.thresholds))
+        for n in 0..<10 { restored.restore(source.watch(for: walker(n))!) }
+        let steps = restored.fireDue(now: 5_000)
+        #expect(steps.count == 10)
+        #expect(steps.allSatisfy { step in
+            step.actions.contains { if case .escalate(let d) = $0 { d.reason == .walkOverdue } else { false } }
+        })
+        #expect(restored.fireDue(now: 50_000).isEmpty, "one incident, one escalation")
+    }
+
+    @Test func manyReschedulesKeepTheHeapBounded() {
+        var engine = WatchEngine(machine: WatchMachine(thresholds: Self.thresholds))
+        for n in 0..<500 { _ = engine.handle(.action(Action(id: "s", kind: .start)), for: walker(n), now: 1_000) }
+        for round in 0..<40 {
+            for n in 0..<500 { _ = engine.handle(.reply(text: "ok"), for: walker(n), now: 1_001 + Double(round)) }
+        }
+        #expect(engine.scheduledEntries <= 3 * engine.count + 1_024 + 1)
+        #expect(engine.nextDeadline() == 1_100)
+        #expect(engine.fireDue(now: 1_100).count == 500)
+    }
+}

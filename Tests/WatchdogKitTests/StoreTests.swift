@@ -1,0 +1,76 @@
+import Foundation
+import SafeWalkCore
+import SafeWalkStorage
+import Testing
+import WatchdogKit
+
+/// The SQLite file: watches round-trip, the outbox keeps what the broker has not acknowledged.
+@Suite struct StoreTests {
+    func store() throws -> (WatchStore, URL) {
+        let (pool, directory) = try SQLiteStore.temporary(migrator: WatchStore.migrator)
+        return (WatchStore(database: pool), directory)
+    }
+
+    @Test func everyFieldOfAWatchSurvivesARoundTrip() async throws {
+        let (store, directory) = try store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let full = Watch(
+            walker: try WalkerID("alice"),
+            timers: WatchTimers(watchedSince: 1, lastCheckInAt: 2, promptSentAt: 3, lastMovedAt: 4, walkETA: 5,
+                                offlineSince: 6),
+            walk: WalkPlan(destination: "Library 🏛", eta: 5), incident: Incident(reason: .panic, level: .amber, at: 7),
+            stateSince: 8, lastFix: FixSummary(lat: 30.1, lon: -97.2, acc: nil, tst: 9), concerned: true,
+            recentActionIDs: ["a", "b c"])
+        let bare = Watch(walker: try WalkerID("bob"), stateSince: 10)
+        _ = try await store.commit(watches: [full, bare], outbox: [])
+        let loaded = try store.loadWatches().sorted { $0.walker.rawValue < $1.walker.rawValue }
+        #expect(loaded == [full, bare])
+    }
+
+    @Test func theOutboxKeepsUnsentRowsAndMarksEscalationsSentAfterAck() async throws {
+        let (store, directory) = try store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let alice = try WalkerID("alice")
+        let composer = OutboxComposer(prefix: "safewalk")
+        let draft = EscalationDraft(reason: .noReply, level: .amber, at: 100, lastFix: nil, walk: nil)
+        let items = try composer.items(for: alice, [
+            .publishStatus(WatchStatus(state: .checking, watching: true, since: 90)),
+            .escalate(draft),
+        ], now: 100)
+        let rows = try await store.commit(watches: [], outbox: items)
+        #expect(try store.unsent().map(\.item) == items)
+        try await store.markSent(rows, at: 101)
+        #expect(try store.unsent().isEmpty)
+        let counts = try store.escalationCount()
+        #expect(counts.total == 1 && counts.unsent == 0)
+    }
+
+    @Test func aNewerStatusReplacesAnOlderUnsentOne() async throws {
+        let (store, directory) = try store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let alice = try WalkerID("alice")
+        let composer = OutboxComposer(prefix: "safewalk")
+        let old = try composer.items(for: alice, [.publishStatus(WatchStatus(state: .safe, watching: true, since: 1))], now: 1)
+        let new = try composer.items(for: alice, [.publishStatus(WatchStatus(state: .checking, watching: true, since: 2))], now: 2)
+        let oldRows = try await store.commit(watches: [], outbox: old)
+        _ = try await store.commit(watches: [], outbox: new)
+        try await store.markSent(oldRows, at: 3)  // the old one's ack must not remove the new one
+        #expect(try store.unsent().map(\.item) == new)
+    }
+
+    @Test func theEscalationPayloadIsTheContractsEvent() throws {
+        let composer = OutboxComposer(prefix: "safewalk", makeID: { "id-1" })
+        let walker = try WalkerID("alice")
+        let draft = EscalationDraft(reason: .walkOverdue, level: .amber, at: 100,
+                                    lastFix: FixSummary(lat: 1, lon: 2, acc: 3, tst: 4),
+                                    walk: WalkPlan(destination: "Gym", eta: 99))
+        let items = try composer.items(for: walker, [.escalate(draft)], now: 100)
+        #expect(items.count == 1)
+        let item = items[0]
+        #expect(item.topic == "safewalk/alice/escalation")
+        #expect(item.key == "id-1")
+        let json = String(decoding: item.payload, as: UTF8.self)
+        #expect(json == #"{"at":100,"id":"id-1","lastFix":{"acc":3,"lat":1,"lon":2,"tst":4},"level":"amber","#
+            + #""reason":"walkOverdue","v":1,"walk":{"destination":"Gym","eta":99},"walker":"alice"}"#)
+    }
+}
