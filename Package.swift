@@ -99,7 +99,7 @@ let package = Package(
                           swiftSettings: strict),
         .testTarget(name: "SafeWalkCLITests", dependencies: ["SafeWalkCLI", "TestSupport", "SafeWalkCore", "SafeWalkMQTT"],
                     swiftSettings: strict),
-        .target(name: "TestSupport", dependencies: ["SafeWalkMQTT", "SafeWalkCore", log],
+        .target(name: "TestSupport", dependencies: ["SafeWalkMQTT", "SafeWalkCore", log] + nioServer,
                 path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SafeWalkCoreTests", dependencies: ["SafeWalkCore"], swiftSettings: strict),
         .testTarget(name: "SafeWalkMQTTTests", dependencies: ["SafeWalkMQTT", "TestSupport"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import TestSupport
 import Synchronization
 
 /// A clock that moves only when a test calls `advance(by:)`. Sleepers wake when the clock

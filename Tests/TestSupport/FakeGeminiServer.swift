@@ -10,8 +10,8 @@ import Synchronization
 /// Google's documented shape, never with the production `Codable` types, so a mismatch in
 /// those types fails the tests. Each request takes the next scripted behaviour (an answer
 /// when the script is empty) and is recorded for assertions.
-final class FakeGeminiServer: Sendable {
-    enum Behaviour: Sendable {
+public final class FakeGeminiServer: Sendable {
+    public enum Behaviour: Sendable {
         case answer(String)
         /// An error status with Google's error body; `retryAfter` becomes a header.
         case fail(Int, retryAfter: String? = nil)
@@ -29,26 +29,26 @@ final class FakeGeminiServer: Sendable {
         case dropConnection
     }
 
-    struct Request: Sendable {
-        var method: String
-        var path: String
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
         /// Header names lowercased.
-        var headers: [String: String]
-        var body: Data
+        public var headers: [String: String]
+        public var body: Data
 
         /// The body as generic JSON, for asserting its shape independently of our types.
-        func json() -> [String: Any]? {
+        public func json() -> [String: Any]? {
             (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
         }
     }
 
-    let port: Int
-    let apiKey: String
-    let model: String
+    public let port: Int
+    public let apiKey: String
+    public let model: String
     private let channel: any Channel
     let state: FakeGeminiState
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     private init(port: Int, apiKey: String, model: String, channel: any Channel, state: FakeGeminiState) {
         self.port = port
@@ -58,7 +58,7 @@ final class FakeGeminiServer: Sendable {
         self.state = state
     }
 
-    static func start(apiKey: String = "test-key-\(UUID().uuidString.prefix(8))",
+    public static func start(apiKey: String = "test-key-\(UUID().uuidString.prefix(8))",
                       model: String = "gemini-2.0-flash") async throws -> FakeGeminiServer {
         let state = FakeGeminiState(apiKey: apiKey, model: model)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -77,15 +77,15 @@ final class FakeGeminiServer: Sendable {
     }
 
     /// Behaviours for the next requests, in order.
-    func script(_ behaviours: Behaviour...) { state.script(behaviours) }
+    public func script(_ behaviours: Behaviour...) { state.script(behaviours) }
 
-    var requests: [Request] { state.requests }
+    public var requests: [Request] { state.requests }
 
     /// Returns once `count` requests have arrived in total.
-    func waitForRequests(_ count: Int) async { await state.waitForRequests(count) }
+    public func waitForRequests(_ count: Int) async { await state.waitForRequests(count) }
 
     /// Stops listening and closes every connection (hung ones included).
-    func shutdown() async {
+    public func shutdown() async {
         try? await channel.close()
         await state.closeConnections()
     }
@@ -111,7 +111,7 @@ final class FakeGeminiState: Sendable {
         self.model = model
     }
 
-    func script(_ behaviours: [FakeGeminiServer.Behaviour]) { inner.withLock { $0.script += behaviours } }
+    public func script(_ behaviours: [FakeGeminiServer.Behaviour]) { inner.withLock { $0.script += behaviours } }
 
     var requests: [FakeGeminiServer.Request] { inner.withLock { $0.requests } }
 

@@ -1,25 +1,27 @@
 /// Continuations parked until a condition holds, kept inside their owner's lock. Cancellation
 /// releases a waiter too, so a test guarded by `withTimeout` fails instead of hanging when the
 /// awaited event never comes.
-struct ParkedWaiters<Condition> {
+public struct ParkedWaiters<Condition> {
+    public init() {}
+
     private var nextID: UInt64 = 0
     private var parked: [UInt64: (condition: Condition, continuation: CheckedContinuation<Void, Never>)] = [:]
     private var cancelled: Set<UInt64> = []
 
-    mutating func makeID() -> UInt64 {
+    public mutating func makeID() -> UInt64 {
         defer { nextID += 1 }
         return nextID
     }
 
     /// Parks the continuation; false if its task was already cancelled (the caller resumes it).
-    mutating func park(_ id: UInt64, until condition: Condition, _ continuation: CheckedContinuation<Void, Never>) -> Bool {
+    public mutating func park(_ id: UInt64, until condition: Condition, _ continuation: CheckedContinuation<Void, Never>) -> Bool {
         if cancelled.remove(id) != nil { return false }
         parked[id] = (condition, continuation)
         return true
     }
 
     /// The waiter to resume after its task was cancelled (nil if not parked yet: `park` will refuse it).
-    mutating func cancel(_ id: UInt64) -> CheckedContinuation<Void, Never>? {
+    public mutating func cancel(_ id: UInt64) -> CheckedContinuation<Void, Never>? {
         guard let entry = parked.removeValue(forKey: id) else {
             cancelled.insert(id)
             return nil
@@ -28,7 +30,7 @@ struct ParkedWaiters<Condition> {
     }
 
     /// Removes and returns the waiters whose condition now holds.
-    mutating func release(where holds: (Condition) -> Bool) -> [CheckedContinuation<Void, Never>] {
+    public mutating func release(where holds: (Condition) -> Bool) -> [CheckedContinuation<Void, Never>] {
         let due = parked.filter { holds($0.value.condition) }
         for id in due.keys { parked.removeValue(forKey: id) }
         return due.values.map(\.continuation)
