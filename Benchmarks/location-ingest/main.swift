@@ -1,1 +1,63 @@
-print("benchmark arrives with its issue")
+import Foundation
+import LocationIngestKit
+import SafeWalkMQTT
+
+// location-ingest through a real broker: `swift run -c release location-ingest-bench`.
+// Each round publishes the same kind of burst twice through one mosquitto: once to a plain
+// subscriber that only counts (the raw broker rate), once to the in-process location-ingest
+// service (decode, validate, movement, one SQLite transaction per batch, retained positions).
+
+let env = ProcessInfo.processInfo.environment
+let walkers = Int(env["BENCH_WALKERS"] ?? "") ?? 1_000
+let perWalker = Int(env["BENCH_FIXES_PER_WALKER"] ?? "") ?? 200
+let publishers = Int(env["BENCH_PUBLISHERS"] ?? "") ?? 4
+let rounds = Int(env["BENCH_ROUNDS"] ?? "") ?? 1
+let generator = FixGenerator(walkers: walkers, fixesPerWalker: perWalker)
+let total = walkers * perWalker
+
+func run() async throws -> Bool {
+    let broker = try await BenchBroker()
+    print("location-ingest-bench: \(total) OwnTracks fixes (QoS 1) from \(walkers) walkers, \(publishers) publisher connections, broker 127.0.0.1:\(broker.port)")
+    var ok = true
+    for round in 1...rounds {
+        let rawMessages = generator.messages(now: Date().timeIntervalSince1970, seed: UInt64(round))
+        let rawCPU = processCPUSeconds()
+        let raw = try await rawPhase(rawMessages, port: broker.port, publishers: publishers)
+        let rawCPUPerFix = 1e6 * (processCPUSeconds() - rawCPU) / Double(total)
+        let dataDirectory = broker.directory.appendingPathComponent("ingest-\(round)")
+        let ingestMessages = generator.messages(now: Date().timeIntervalSince1970, seed: UInt64(round))
+        let ingestCPU = processCPUSeconds()
+        let ingest = try await ingestPhase(ingestMessages, port: broker.port, publishers: publishers, dataDirectory: dataDirectory)
+        let ingestCPUPerFix = 1e6 * (processCPUSeconds() - ingestCPU) / Double(total)
+        let rawRate = Double(raw.received) / raw.seconds
+        let ingestRate = Double(ingest.stats.stored) / ingest.seconds
+        let s = ingest.stats
+        print(String(format: "round %d  raw subscriber: %d/%d received in %.2f s = %.0f msgs/s (backlog high-water %d)",
+                     round, raw.received, total, raw.seconds, rawRate, raw.highWater))
+        print(String(format: "round %d  location-ingest: %d accepted, %d stored (%d rows in SQLite) in %.2f s = %.0f fixes/s; %d batches (mean %.0f), %d positions published, rejected %d, duplicates %d, out-of-order %d (backlog high-water %d)",
+                     round, s.accepted, s.stored, ingest.rows, ingest.seconds, ingestRate, s.batches,
+                     Double(s.received) / Double(max(s.batches, 1)), s.positionsPublished, s.rejected, s.duplicates,
+                     s.outOfOrder, ingest.highWater))
+        print(String(format: "round %d  ratio ingest/raw: %.1f %%", round, 100 * ingestRate / rawRate))
+        print(String(format: "round %d  CPU of this process (publishers + subscriber side) per fix: raw phase %.1f µs, ingest phase %.1f µs",
+                     round, rawCPUPerFix, ingestCPUPerFix))
+        ok = ok && raw.received == total && s.accepted == total && ingest.rows == total
+    }
+    let costs = try await stageCosts(generator.messages(now: Date().timeIntervalSince1970, seed: 99),
+                                     directory: broker.directory.appendingPathComponent("stages"))
+    print(String(format: "stage costs without broker (one thread each): decode+decide %.2f s = %.1f µs/fix; SQLite store %.2f s = %.1f µs/fix",
+                 costs.decide, 1e6 * costs.decide / Double(total), costs.store, 1e6 * costs.store / Double(total)))
+    let complaints = broker.log.split(separator: "\n").filter { $0.contains("dropped") }
+    print("broker dropped-message warnings: \(complaints.count)")
+    await broker.stop()
+    return ok && complaints.isEmpty
+}
+
+do {
+    let ok = try await run()
+    print(ok ? "nothing lost: every fix received, accepted and stored" : "LOSS: counts above do not match")
+    exit(ok ? 0 : 1)
+} catch {
+    print("benchmark failed: \(error)")
+    exit(1)
+}

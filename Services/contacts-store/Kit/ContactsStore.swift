@@ -4,13 +4,15 @@ import ServiceLifecycle
 
 /// Builds contacts-store's parts from a ``ServiceContext``.
 public enum ContactsStore {
-    public static func services(_ context: ServiceContext) throws -> [any Service] {
+    /// Subscribes before returning, so `online` on the status topic means "listening".
+    public static func services(_ context: ServiceContext) async throws -> [any Service] {
         let configuration = context.configuration
         let database = try ContactsDatabase.open(directory: configuration.dataDirectory, logger: context.logger)
         let directory = try ContactsDirectory(rules: try ContactRules(configuration: configuration), database: database)
         let reporter = RejectionReporter(service: .contactsStore, prefix: configuration.topicPrefix,
                                          bus: context.bus, logger: context.logger)
+        let subscriptions = try await ContactsStoreService.subscribe(bus: context.bus, prefix: configuration.topicPrefix)
         return [ContactsStoreService(bus: context.bus, prefix: configuration.topicPrefix, directory: directory,
-                                     reporter: reporter, logger: context.logger)]
+                                     reporter: reporter, logger: context.logger, subscriptions: subscriptions)]
     }
 }

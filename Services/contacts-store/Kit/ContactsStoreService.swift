@@ -15,9 +15,14 @@ public struct ContactsStoreService: Service {
     let reporter: RejectionReporter
     let logger: Logger
     let now: @Sendable () -> EpochSeconds
+    let subscriptions: [MQTTSubscription]
 
+    /// - Parameter subscriptions: made beforehand with ``subscribe(bus:prefix:)`` so the service is
+    ///   listening before it announces `online`; when empty, `run()` subscribes itself.
     public init(bus: any MessageBus, prefix: String, directory: ContactsDirectory, reporter: RejectionReporter,
-                logger: Logger, now: @escaping @Sendable () -> EpochSeconds = { Date().timeIntervalSince1970 }) {
+                logger: Logger, subscriptions: [MQTTSubscription] = [],
+                now: @escaping @Sendable () -> EpochSeconds = { Date().timeIntervalSince1970 }) {
+        self.subscriptions = subscriptions
         self.bus = bus
         self.prefix = prefix
         self.directory = directory
@@ -26,16 +31,21 @@ public struct ContactsStoreService: Service {
         self.now = now
     }
 
+    /// `{p}/+/contacts/add` and `{p}/+/contacts/remove` at QoS 1.
+    public static func subscribe(bus: any MessageBus, prefix: String) async throws -> [MQTTSubscription] {
+        [try await bus.subscribe(TopicFilter.everyWalker(.contactsAdd, prefix: prefix).rawValue, qos: .atLeastOnce),
+         try await bus.subscribe(TopicFilter.everyWalker(.contactsRemove, prefix: prefix).rawValue, qos: .atLeastOnce)]
+    }
+
     public func run() async throws {
-        let add = try await bus.subscribe(TopicFilter.everyWalker(.contactsAdd, prefix: prefix).rawValue, qos: .atLeastOnce)
-        let remove = try await bus.subscribe(TopicFilter.everyWalker(.contactsRemove, prefix: prefix).rawValue, qos: .atLeastOnce)
+        let subscriptions = self.subscriptions.isEmpty ? try await Self.subscribe(bus: bus, prefix: prefix) : self.subscriptions
         let lists = await directory.allLists()
         for (walker, list) in lists {
             try await publish(list, for: walker)
         }
         logger.info("contacts published", metadata: ["walkers": "\(lists.count)"])
         try await withThrowingDiscardingTaskGroup { group in
-            for subscription in [add, remove] {
+            for subscription in subscriptions {
                 group.addTask {
                     for await message in subscription.cancelOnGracefulShutdown() {
                         try await handle(message)

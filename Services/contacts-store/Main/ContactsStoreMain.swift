@@ -6,6 +6,6 @@ import SafeWalkService
 @main
 struct ContactsStoreMain {
     static func main() async {
-        await ServiceRunner.run(.contactsStore) { context in try ContactsStore.services(context) }
+        await ServiceRunner.run(.contactsStore) { context in try await ContactsStore.services(context) }
     }
 }

@@ -18,17 +18,34 @@ public enum FixIntake {
     /// Reason code for a topic outside the contract (wildcards, wrong shape, reserved levels).
     public static let invalidTopic = "invalid_topic"
 
+    /// Who a topic is about: the walker and topic kind, or the rejection of the topic.
+    public enum Route: Hashable, Sendable {
+        case walker(WalkerID, TopicKind)
+        case rejected(IntakeOutcome)
+    }
+
+    /// Reads one message: its topic, then (for a valid walker) its payload.
     public static func read(topic: String, payload: Data, prefix: String, now: EpochSeconds,
                             policy: FixPolicy) -> IntakeOutcome {
+        read(route: route(topic, prefix: prefix), payload: payload, now: now, policy: policy)
+    }
+
+    /// Parses a topic (callers may cache the answer per topic: it depends on nothing else).
+    public static func route(_ topic: String, prefix: String) -> Route {
+        switch Topic.parse(topic, prefix: prefix) {
+        case .fix(let w)?: .walker(w, .fix)
+        case .owntracks(let user, _)?: .walker(user, .owntracks)
+        default: .rejected(topicRejection(topic, prefix: prefix))
+        }
+    }
+
+    /// Reads a payload that arrived on an already parsed topic.
+    public static func read(route: Route, payload: Data, now: EpochSeconds, policy: FixPolicy) -> IntakeOutcome {
         let walker: WalkerID
         let kind: TopicKind
-        switch Topic.parse(topic, prefix: prefix) {
-        case .fix(let w)?:
-            (walker, kind) = (w, .fix)
-        case .owntracks(let user, _)?:
-            (walker, kind) = (user, .owntracks)
-        default:
-            return topicRejection(topic, prefix: prefix)
+        switch route {
+        case .rejected(let outcome): return outcome
+        case .walker(let w, let k): (walker, kind) = (w, k)
         }
         do {
             switch try FixDecoder.decode(payload, now: now, policy: policy) {

@@ -3,43 +3,16 @@ import SafeWalkCore
 import SafeWalkMQTT
 import Synchronization
 
-/// One fix to keep in history.
-public struct HistoryRow: Hashable, Sendable {
-    public var walker: WalkerID
-    public var fix: LocationFix
-    public var receivedAt: EpochSeconds
-
-    public init(walker: WalkerID, fix: LocationFix, receivedAt: EpochSeconds) {
-        self.walker = walker
-        self.fix = fix
-        self.receivedAt = receivedAt
-    }
-}
-
-/// Everything one batch of messages asks the IO shell to do.
-public struct BatchPlan: Sendable {
-    /// Valid fixes to store, accepted and out-of-order alike.
-    public var history: [HistoryRow] = []
-    /// The final track of every walker this batch changed.
-    public var tracks: [WalkerID: WalkerTrack] = [:]
-    /// The newest position per walker. Only the newest is published: the topic is retained,
-    /// so intermediate positions would be overwritten at once. `moved` is true when any fix in
-    /// the batch proved movement, so coalescing never hides movement.
-    public var positions: [WalkerID: PositionUpdate] = [:]
-    public var rejections: [(reason: String, kind: TopicKind, walker: WalkerID?)] = []
-    public var ignored: [(walker: WalkerID, type: String)] = []
-    public var accepted = 0
-    public var outOfOrder = 0
-    public var duplicates = 0
-}
-
-/// Holds every walker's track and turns batches of messages into plans. Decoding happens
-/// outside the lock; only the (cheap) track decisions are serialised.
+/// Holds every walker's track and turns batches of messages into plans. Decoding (the costly
+/// part) runs outside the lock, in parallel for big batches; only the cheap per-walker
+/// decisions are serialised, in arrival order.
 public final class IngestCore: Sendable {
     private let prefix: String
     private let policy: FixPolicy
     private let rule: TrackRule
     private let tracks: Mutex<[WalkerID: WalkerTrack]>
+    /// Batches at least this big are decoded in parallel chunks.
+    static let parallelThreshold = 1_024
 
     public init(prefix: String, settings: IngestSettings, tracks: [WalkerID: WalkerTrack] = [:]) {
         self.prefix = prefix
@@ -53,20 +26,60 @@ public final class IngestCore: Sendable {
         tracks.withLock { $0[walker] }
     }
 
+    /// Decodes and decides `messages` on the calling thread.
     public func plan(_ messages: [MQTTMessage], now: EpochSeconds) -> BatchPlan {
-        var plan = BatchPlan()
-        var fixes: [(WalkerID, LocationFix)] = []
-        fixes.reserveCapacity(messages.count)
-        for message in messages {
-            switch FixIntake.read(topic: message.topic, payload: message.payload, prefix: prefix,
-                                  now: now, policy: policy) {
-            case .fix(let walker, let fix): fixes.append((walker, fix))
-            case .ignored(let walker, let type): plan.ignored.append((walker, type))
-            case .rejected(let reason, let kind, let walker): plan.rejections.append((reason, kind, walker))
+        decide(intake(messages[...], now: now), now: now)
+    }
+
+    /// Decodes big batches on every core, then decides in arrival order.
+    public func planConcurrently(_ messages: [MQTTMessage], now: EpochSeconds) async -> BatchPlan {
+        let cores = max(ProcessInfo.processInfo.activeProcessorCount, 1)
+        guard messages.count >= Self.parallelThreshold, cores > 1 else { return plan(messages, now: now) }
+        let size = (messages.count + cores - 1) / cores
+        let outcomes = await withTaskGroup(of: (Int, [IntakeOutcome]).self) { group in
+            for (index, start) in stride(from: 0, to: messages.count, by: size).enumerated() {
+                let chunk = messages[start..<min(start + size, messages.count)]
+                group.addTask { (index, self.intake(chunk, now: now)) }
             }
+            var parts: [(Int, [IntakeOutcome])] = []
+            for await part in group { parts.append(part) }
+            return parts.sorted { $0.0 < $1.0 }.flatMap(\.1)
         }
+        return decide(outcomes, now: now)
+    }
+
+    /// Pure: topic and payload of each message. Topics repeat (one per device), so their
+    /// parse is cached for the batch.
+    func intake(_ messages: ArraySlice<MQTTMessage>, now: EpochSeconds) -> [IntakeOutcome] {
+        var routes: [String: FixIntake.Route] = [:]
+        return messages.map { message in
+            let route: FixIntake.Route
+            if let known = routes[message.topic] {
+                route = known
+            } else {
+                route = FixIntake.route(message.topic, prefix: prefix)
+                routes[message.topic] = route
+            }
+            return FixIntake.read(route: route, payload: message.payload, now: now, policy: policy)
+        }
+    }
+
+    private func decide(_ outcomes: [IntakeOutcome], now: EpochSeconds) -> BatchPlan {
+        var plan = BatchPlan()
+        plan.history.reserveCapacity(outcomes.count)
         tracks.withLock { tracks in
-            for (walker, fix) in fixes {
+            for outcome in outcomes {
+                let walker: WalkerID
+                let fix: LocationFix
+                switch outcome {
+                case .fix(let w, let f): (walker, fix) = (w, f)
+                case .ignored(let w, let type):
+                    plan.ignored.append((w, type))
+                    continue
+                case .rejected(let reason, let kind, let w):
+                    plan.rejections.append((reason, kind, w))
+                    continue
+                }
                 let (track, disposition) = rule.apply(fix, to: tracks[walker])
                 switch disposition {
                 case .duplicate:
@@ -74,12 +87,11 @@ public final class IngestCore: Sendable {
                     continue
                 case .outOfOrder:
                     plan.outOfOrder += 1
-                case .accepted(var update):
+                case .accepted(let update):
                     plan.accepted += 1
                     tracks[walker] = track
                     plan.tracks[walker] = track
-                    if plan.positions[walker]?.moved == true { update.moved = true }
-                    plan.positions[walker] = update
+                    PositionPublisher.merge(&plan.positions, [walker: update])
                 }
                 plan.history.append(HistoryRow(walker: walker, fix: fix, receivedAt: now))
             }

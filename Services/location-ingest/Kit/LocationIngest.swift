@@ -6,7 +6,8 @@ import ServiceLifecycle
 /// Builds location-ingest's parts from a ``ServiceContext``.
 public enum LocationIngest {
     /// Opens the store, reloads every walker's track and returns the ingest loop and the pruner.
-    public static func services(_ context: ServiceContext, stats: IngestStats = IngestStats()) throws -> [any Service] {
+    /// Subscribes before returning, so `online` on the status topic means "listening".
+    public static func services(_ context: ServiceContext, stats: IngestStats = IngestStats()) async throws -> [any Service] {
         let configuration = context.configuration
         let settings = try IngestSettings(configuration: configuration)
         let store = try TrackStore.open(directory: configuration.dataDirectory, logger: context.logger)
@@ -15,8 +16,10 @@ public enum LocationIngest {
         let core = IngestCore(prefix: configuration.topicPrefix, settings: settings, tracks: tracks)
         let reporter = RejectionReporter(service: .locationIngest, prefix: configuration.topicPrefix,
                                          bus: context.bus, logger: context.logger)
+        let subscriptions = try await LocationIngestService.subscribe(bus: context.bus, prefix: configuration.topicPrefix)
         let ingest = LocationIngestService(bus: context.bus, prefix: configuration.topicPrefix, core: core,
-                                           store: store, reporter: reporter, stats: stats, logger: context.logger)
+                                           store: store, reporter: reporter, stats: stats, logger: context.logger,
+                                           subscriptions: subscriptions)
         let pruner = HistoryPruner(store: store, retention: settings.retention,
                                    interval: .seconds(settings.pruneInterval), clock: ContinuousClock(),
                                    now: { Date().timeIntervalSince1970 }, logger: context.logger)

@@ -5,9 +5,15 @@ import SafeWalkMQTT
 import SafeWalkService
 import ServiceLifecycle
 
-/// Subscribes to `{p}/+/fix` and `owntracks/+/+`, and for every batch the broker hands over:
-/// decides (``IngestCore``), stores history in one transaction (``TrackStore``), publishes the
-/// retained `{p}/{w}/position` of each walker that advanced, and reports rejections.
+/// Subscribes to `{p}/+/fix` and `owntracks/+/+` and runs a three-stage pipeline, so that no
+/// stage waits for another's IO:
+/// 1. per subscription, each batch the broker hands over is decoded and decided
+///    (``IngestCore``) and its rejections reported;
+/// 2. one writer stores everything decided since its last commit in ONE transaction;
+/// 3. one publisher sends, after the commit, the newest retained `{p}/{w}/position` of every
+///    walker that advanced, all at once (QoS 1).
+/// Under load stages 2 and 3 merge what piled up, so bursts become bigger batches, not a
+/// growing delay per message.
 public struct LocationIngestService: Service {
     let bus: any MessageBus
     let prefix: String
@@ -17,10 +23,15 @@ public struct LocationIngestService: Service {
     let stats: IngestStats
     let logger: Logger
     let now: @Sendable () -> EpochSeconds
+    let subscriptions: [MQTTSubscription]
 
+    /// - Parameter subscriptions: made beforehand with ``subscribe(bus:prefix:)`` so the service is
+    ///   listening before it announces `online`; when empty, `run()` subscribes itself.
     public init(bus: any MessageBus, prefix: String, core: IngestCore, store: TrackStore,
                 reporter: RejectionReporter, stats: IngestStats, logger: Logger,
+                subscriptions: [MQTTSubscription] = [],
                 now: @escaping @Sendable () -> EpochSeconds = { Date().timeIntervalSince1970 }) {
+        self.subscriptions = subscriptions
         self.bus = bus
         self.prefix = prefix
         self.core = core
@@ -31,64 +42,82 @@ public struct LocationIngestService: Service {
         self.now = now
     }
 
+    /// `{p}/+/fix` and `owntracks/+/+` at QoS 1.
+    public static func subscribe(bus: any MessageBus, prefix: String) async throws -> [MQTTSubscription] {
+        [try await bus.subscribe(TopicFilter.everyWalker(.fix, prefix: prefix).rawValue, qos: .atLeastOnce),
+         try await bus.subscribe(TopicFilter.owntracks.rawValue, qos: .atLeastOnce)]
+    }
+
     public func run() async throws {
-        let fixes = try await bus.subscribe(TopicFilter.everyWalker(.fix, prefix: prefix).rawValue, qos: .atLeastOnce)
-        let owntracks = try await bus.subscribe(TopicFilter.owntracks.rawValue, qos: .atLeastOnce)
-        logger.info("ingesting fixes", metadata: ["filters": "\(fixes.filter), \(owntracks.filter)"])
+        let subscriptions = self.subscriptions.isEmpty ? try await Self.subscribe(bus: bus, prefix: prefix) : self.subscriptions
+        logger.info("ingesting fixes", metadata: ["filters": "\(subscriptions.map(\.filter))"])
+        let writes = Mailbox<[BatchPlan]>(merge: { $0 += $1 })
+        let positions = Mailbox<[WalkerID: PositionUpdate]>(merge: PositionPublisher.merge)
         await withDiscardingTaskGroup { group in
-            for subscription in [fixes, owntracks] {
-                group.addTask {
-                    for await batch in subscription.batches.cancelOnGracefulShutdown() {
-                        await handle(batch)
+            group.addTask {
+                while let latest = await positions.take() { await publisher.publish(latest) }
+            }
+            group.addTask {
+                while let plans = await writes.take() {
+                    positions.offer(await store(plans))
+                }
+                positions.finish()
+            }
+            group.addTask {
+                await withDiscardingTaskGroup { consumers in
+                    for subscription in subscriptions {
+                        consumers.addTask {
+                            for await batch in subscription.batches.cancelOnGracefulShutdown() {
+                                writes.offer([await decide(batch)])
+                            }
+                        }
                     }
                 }
+                writes.finish()  // the writer and then the publisher drain and stop
             }
         }
     }
 
-    /// Handles one batch end to end. Public so benchmarks and tests can drive it directly.
+    /// One batch end to end (decide, store, publish), awaiting each stage: for tests.
     public func handle(_ batch: [MQTTMessage]) async {
+        await publisher.publish(await store([await decide(batch)]))
+    }
+
+    private var publisher: PositionPublisher { PositionPublisher(bus: bus, prefix: prefix, stats: stats, logger: logger) }
+
+    /// Stage 1: decode, validate, decide; report rejections.
+    private func decide(_ batch: [MQTTMessage]) async -> BatchPlan {
         let at = now()
-        let plan = core.plan(batch, now: at)
+        let plan = await core.planConcurrently(batch, now: at)
         stats.record(plan, received: batch.count)
-        do {
-            try await store.save(history: plan.history, tracks: plan.tracks)
-            stats.recordStored(plan.history.count)
-        } catch {
-            // Positions still go out: the watchdog needs them more than history does.
-            stats.recordStoreFailure()
-            logger.error("history not stored", metadata: ["fixes": "\(plan.history.count)", "error": "\(error)"])
-        }
         for (reason, kind, walker) in plan.rejections {
             await reporter.reject(reason: reason, topicKind: kind, walker: walker, now: at)
         }
         for (walker, type) in plan.ignored {
             logger.debug("non-location OwnTracks message ignored", metadata: ["walker": "\(walker)", "type": "\(type)"])
         }
-        await publish(plan.positions)
+        return plan
     }
 
-    /// Publishes every position at QoS 1 concurrently: awaiting each PUBACK in turn would cap
-    /// ingest at one round trip per walker.
-    private func publish(_ positions: [WalkerID: PositionUpdate]) async {
-        guard !positions.isEmpty else { return }
-        let encoder = SafeWalkJSON.encoder()
-        let published = await withTaskGroup(of: Bool.self) { group in
-            for (walker, update) in positions {
-                guard let payload = try? encoder.encode(update) else { continue }
-                let topic = Topic.position(walker).name(prefix: prefix)
-                group.addTask {
-                    do {
-                        try await bus.publish(MQTTMessage(topic: topic, payload: payload, qos: .atLeastOnce, retain: true))
-                        return true
-                    } catch {
-                        logger.warning("position not published", metadata: ["walker": "\(walker)", "error": "\(error)"])
-                        return false
-                    }
-                }
-            }
-            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+    /// Stage 2: one transaction for all `plans`; returns the positions to publish.
+    private func store(_ plans: [BatchPlan]) async -> [WalkerID: PositionUpdate] {
+        var history: [HistoryRow] = []
+        var tracks: [WalkerID: WalkerTrack] = [:]
+        var positions: [WalkerID: PositionUpdate] = [:]
+        for plan in plans {
+            history += plan.history
+            // Two subscriptions may offer plans out of decision order: the newest track wins.
+            tracks.merge(plan.tracks) { $0.last.tst >= $1.last.tst ? $0 : $1 }
+            PositionPublisher.merge(&positions, plan.positions)
         }
-        stats.recordPublished(published)
+        do {
+            try await store.save(history: history, tracks: tracks)
+            stats.recordStored(history.count)
+        } catch {
+            // Positions still go out: the watchdog needs them more than history does.
+            stats.recordStoreFailure()
+            logger.error("history not stored", metadata: ["fixes": "\(history.count)", "error": "\(error)"])
+        }
+        return positions
     }
 }

@@ -22,13 +22,14 @@ public final class TrackStore: Sendable {
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            // The key makes an exact replay of a stored fix a no-op (INSERT OR IGNORE).
+            // Clustered by walker then time: a walker's track is one range, an exact replay of a
+            // stored fix is a no-op (INSERT OR IGNORE), and pruning is a range per walker, so no
+            // second index has to be kept up to date on the hot path.
             try db.execute(sql: """
                 CREATE TABLE fix (
                     walker TEXT NOT NULL, tst REAL NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL,
                     acc REAL, alt REAL, vel REAL, batt REAL, receivedAt REAL NOT NULL,
                     PRIMARY KEY (walker, tst, lat, lon)) WITHOUT ROWID;
-                CREATE INDEX fix_by_tst ON fix(tst);
                 CREATE TABLE track (
                     walker TEXT PRIMARY KEY NOT NULL,
                     lat REAL NOT NULL, lon REAL NOT NULL, tst REAL NOT NULL,
@@ -50,8 +51,9 @@ public final class TrackStore: Sendable {
                 """)
             for row in history {
                 let f = row.fix
-                try insert.execute(arguments: [row.walker.rawValue, f.tst, f.lat, f.lon, f.acc, f.alt, f.vel,
-                                               f.batt, row.receivedAt])
+                insert.setUncheckedArguments([row.walker.rawValue, f.tst, f.lat, f.lon, f.acc, f.alt, f.vel,
+                                              f.batt, row.receivedAt])
+                try insert.execute()
             }
             // Only ever moves a track forward, whatever order concurrent batches commit in.
             let upsert = try db.cachedStatement(sql: """
@@ -91,12 +93,18 @@ public final class TrackStore: Sendable {
         }
     }
 
-    /// Deletes history older than `cutoff` (by `tst`); returns how many fixes went.
+    /// Deletes history older than `cutoff` (by `tst`); returns how many fixes went. Every
+    /// stored fix belongs to a walker with a track, so one key range per tracked walker covers all.
     @discardableResult
     public func prune(olderThan cutoff: EpochSeconds) async throws -> Int {
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM fix WHERE tst < ?", arguments: [cutoff])
-            return db.changesCount
+            let delete = try db.cachedStatement(sql: "DELETE FROM fix WHERE walker = ? AND tst < ?")
+            var removed = 0
+            for walker in try String.fetchAll(db, sql: "SELECT walker FROM track") {
+                try delete.execute(arguments: [walker, cutoff])
+                removed += db.changesCount
+            }
+            return removed
         }
     }
 

@@ -6,6 +6,6 @@ import SafeWalkService
 @main
 struct LocationIngestMain {
     static func main() async {
-        await ServiceRunner.run(.locationIngest) { context in try LocationIngest.services(context) }
+        await ServiceRunner.run(.locationIngest) { context in try await LocationIngest.services(context) }
     }
 }

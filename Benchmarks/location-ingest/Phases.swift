@@ -1,0 +1,105 @@
+import Foundation
+import LocationIngestKit
+import Logging
+import SafeWalkMQTT
+import SafeWalkService
+import Synchronization
+import TestSupport
+
+/// Publishes `messages` at QoS 1 as devices do: one task per device topic, publishing its
+/// fixes in order and awaiting each PUBACK before the next (a phone's MQTT queue), all devices
+/// at once, spread over `publishers` connections.
+func publishAll(_ messages: [MQTTMessage], port: Int, publishers: Int) async throws {
+    let clients = try await (0..<publishers).asyncMap { i in try await connect("bench-pub-\(i)", port: port) }
+    var devices: [String: [MQTTMessage]] = [:]
+    for message in messages { devices[message.topic, default: []].append(message) }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for (index, fixes) in devices.values.enumerated() {
+            let client = clients[index % clients.count]
+            group.addTask {
+                for fix in fixes { try await client.publish(fix) }
+            }
+        }
+        try await group.waitForAll()
+    }
+    for client in clients { await client.shutdown() }
+}
+
+func connect(_ id: String, port: Int, cleanSession: Bool = true) async throws -> MQTTClient {
+    var logger = Logger(label: id)
+    logger.logLevel = .warning
+    let client = try MQTTClient(configuration: MQTTConfiguration(port: port, clientID: id, cleanSession: cleanSession),
+                                logger: logger)
+    try await client.connect()
+    return client
+}
+
+/// Polls `done` every 2 ms (real time: this is a benchmark) and returns the seconds since `start`.
+func secondsUntil(_ start: ContinuousClock.Instant, within limit: Double = 120, progress: () -> String = { "" },
+                  _ done: () -> Bool) async throws -> Double {
+    while !done() {
+        guard ContinuousClock.now - start < .seconds(limit) else { throw HarnessError.timedOut("benchmark phase: \(progress())") }
+        try await Task.sleep(for: .milliseconds(2))
+    }
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+/// Baseline: a plain subscriber that only counts the messages.
+func rawPhase(_ messages: [MQTTMessage], port: Int, publishers: Int) async throws -> (seconds: Double, received: Int, highWater: Int) {
+    let subscriber = try await connect("bench-raw", port: port)
+    let subscription = try await subscriber.subscribe("owntracks/+/+", qos: .atLeastOnce)
+    let count = Counter()
+    let consumer = Task { for await batch in subscription.batches { count.add(batch.count) } }
+    let start = ContinuousClock.now
+    try await publishAll(messages, port: port, publishers: publishers)
+    let seconds = try await secondsUntil(start, progress: { "raw received \(count.value)" }) { count.value >= messages.count }
+    let highWater = subscription.highWaterMark
+    subscription.cancel()
+    _ = await consumer.value
+    await subscriber.shutdown()
+    return (seconds, count.value, highWater)
+}
+
+/// location-ingest in process: the real service type on its own MQTT connection and SQLite
+/// file, measured until every fix is accepted and committed to history.
+func ingestPhase(_ messages: [MQTTMessage], port: Int, publishers: Int, dataDirectory: URL)
+    async throws -> (seconds: Double, stats: IngestStats.Snapshot, rows: Int, highWater: Int) {
+    var logger = Logger(label: "bench.ingest")
+    logger.logLevel = .warning
+    let client = try await connect("bench-location-ingest", port: port, cleanSession: false)
+    let store = try TrackStore.open(directory: dataDirectory, logger: logger)
+    let settings = IngestSettings()
+    let stats = IngestStats()
+    let subscriptions = try await LocationIngestService.subscribe(bus: client, prefix: "safewalk")
+    let service = LocationIngestService(
+        bus: client, prefix: "safewalk", core: IngestCore(prefix: "safewalk", settings: settings, tracks: try store.loadTracks()),
+        store: store, reporter: RejectionReporter(service: .locationIngest, prefix: "safewalk", bus: client, logger: logger),
+        stats: stats, logger: logger, subscriptions: subscriptions)
+    let running = Task { try await service.run() }
+    let start = ContinuousClock.now
+    try await publishAll(messages, port: port, publishers: publishers)
+    let seconds = try await secondsUntil(start, progress: { "\(stats.snapshot)" }) {
+        let s = stats.snapshot
+        return s.stored >= messages.count && s.accepted >= messages.count
+    }
+    let highWater = subscriptions.map(\.highWaterMark).max() ?? 0
+    running.cancel()
+    _ = await running.result
+    await client.shutdown()
+    return (seconds, stats.snapshot, try store.historyCount(), highWater)
+}
+
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func add(_ n: Int) { count.withLock { $0 += n } }
+    var value: Int { count.withLock { $0 } }
+}
+
+extension Sequence {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var result: [T] = []
+        for element in self { result.append(try await transform(element)) }
+        return result
+    }
+}

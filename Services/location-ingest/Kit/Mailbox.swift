@@ -1,0 +1,57 @@
+import Synchronization
+
+/// Hands work from producers to ONE consumer task, merging whatever piles up while the
+/// consumer is busy (so a slow stage works on bigger batches instead of falling further
+/// behind). Never blocks a producer; `finish()` ends the consumer's loop once it has drained.
+final class Mailbox<Value: Sendable>: Sendable {
+    private struct State {
+        var pending: Value?
+        var waiter: CheckedContinuation<Value?, Never>?
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+    private let merge: @Sendable (inout Value, Value) -> Void
+
+    init(merge: @escaping @Sendable (inout Value, Value) -> Void) {
+        self.merge = merge
+    }
+
+    func offer(_ value: Value) {
+        let waiter: CheckedContinuation<Value?, Never>? = state.withLock { state in
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            if state.pending == nil { state.pending = value } else { merge(&state.pending!, value) }
+            return nil
+        }
+        waiter?.resume(returning: value)
+    }
+
+    /// Everything offered since the last call, merged; nil once finished and drained.
+    func take() async -> Value? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+            let ready: Value?? = state.withLock { state in
+                if let pending = state.pending {
+                    state.pending = nil
+                    return .some(pending)
+                }
+                if state.finished { return .some(nil) }
+                precondition(state.waiter == nil, "a mailbox has exactly one consumer")
+                state.waiter = continuation
+                return .none
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    func finish() {
+        let waiter = state.withLock { state in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+}
