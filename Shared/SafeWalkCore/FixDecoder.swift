@@ -38,47 +38,58 @@ public enum FixDecoder {
         } catch {
             throw FixRejection(error)
         }
-        let envelope: Envelope = try decodeMapped(Envelope.self, data)
-        switch envelope.type {
-        case .some("location"):
-            if let version = envelope.v, version != SchemaVersion.current { throw .unsupportedVersion }
-        case .some(let other):
-            return .ignored(type: other)
-        case .none:
-            guard let version = envelope.v else { throw .missingVersion }
-            if version != SchemaVersion.current { throw .unsupportedVersion }
+        // One pass over the bytes: this runs for every fix, and parsing twice (envelope, then
+        // fields) cost ~40 % more in the ingest benchmark.
+        switch try decodeMapped(Payload.self, data).shape {
+        case .ignored(let type): return .ignored(type: type)
+        case .fix(let fix): return .fix(fix)
         }
-        let fields: Fields = try decodeMapped(Fields.self, data)
-        return .fix(
-            LocationFix(
-                lat: fields.lat, lon: fields.lon, tst: fields.tst, acc: fields.acc,
-                alt: fields.alt, vel: fields.vel, batt: fields.batt))
     }
+
+    /// Shared: decoding keeps no state between calls, and making a decoder per fix is not free.
+    private static let decoder = JSONDecoder()
 
     private static func decodeMapped<T: Decodable>(_ type: T.Type, _ data: Data) throws(FixRejection) -> T {
         do {
-            return try JSONDecoder().decode(type, from: data)
+            return try decoder.decode(type, from: data)
+        } catch let version as VersionProblem {
+            throw version == .missing ? .missingVersion : .unsupportedVersion
         } catch {
             throw FixRejection(PayloadError(decoding: error))
         }
     }
 
-    private struct Envelope: Decodable {
-        let type: String?
-        let v: Int?
+    private enum VersionProblem: Error { case missing, unsupported }
+
+    /// The envelope (`_type`, `v`) is read first and decides whether the fields are required.
+    private struct Payload: Decodable {
+        enum Shape { case ignored(String), fix(LocationFix) }
+        let shape: Shape
+
         enum CodingKeys: String, CodingKey {
             case type = "_type"
-            case v
+            case v, lat, lon, tst, acc, alt, vel, batt
         }
-    }
 
-    private struct Fields: Decodable {
-        let lat: Double
-        let lon: Double
-        let tst: Double
-        let acc: Double?
-        let alt: Double?
-        let vel: Double?
-        let batt: Double?
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let type = try c.decodeIfPresent(String.self, forKey: .type)
+            let version = try c.decodeIfPresent(Int.self, forKey: .v)
+            switch type {
+            case .some("location"):
+                if let version, version != SchemaVersion.current { throw VersionProblem.unsupported }
+            case .some(let other):
+                shape = .ignored(other)
+                return
+            case .none:
+                guard let version else { throw VersionProblem.missing }
+                if version != SchemaVersion.current { throw VersionProblem.unsupported }
+            }
+            shape = .fix(LocationFix(
+                lat: try c.decode(Double.self, forKey: .lat), lon: try c.decode(Double.self, forKey: .lon),
+                tst: try c.decode(Double.self, forKey: .tst), acc: try c.decodeIfPresent(Double.self, forKey: .acc),
+                alt: try c.decodeIfPresent(Double.self, forKey: .alt), vel: try c.decodeIfPresent(Double.self, forKey: .vel),
+                batt: try c.decodeIfPresent(Double.self, forKey: .batt)))
+        }
     }
 }
