@@ -1,4 +1,5 @@
 import SafeWalkCore
+import Testing
 import WatchdogKit
 
 /// Drives one walker's machine on a virtual clock, the way the scheduler would: `run(until:)`
@@ -28,8 +29,16 @@ struct MachineHarness {
 
     /// Fires every wake-up strictly before (or up to and including) `time`.
     mutating func run(until time: EpochSeconds, inclusive: Bool = true) {
+        var steps = 0
         while let wake = machine.nextWake(watch), inclusive ? wake <= time : wake < time {
+            let before = watch
             step(.timer, at: wake)
+            steps += 1
+            // A wake-up that changes nothing would come back forever: that is a bug, not a hang.
+            if watch == before || steps > 100_000 {
+                Issue.record("the timer at \(wake) changed nothing; the machine would spin")
+                return
+            }
         }
         now = max(now, time)
     }

@@ -33,7 +33,11 @@ public struct InputDecoder: Sendable {
 
     public func decode(_ message: MQTTMessage, now: EpochSeconds) throws(InputRejection) -> DecodedInput {
         guard let topic = Topic.parse(message.topic, prefix: prefix), let walker = topic.walker else {
-            throw InputRejection(code: "unexpected_topic", topicKind: Topic.parse(message.topic, prefix: prefix)?.kind ?? .rejected, walker: nil)
+            // Matched `{p}/+/channel` but did not parse: the walker level is not a valid id.
+            let underPrefix = message.topic.hasPrefix(prefix + "/")
+            let channel = underPrefix ? message.topic.split(separator: "/").last.flatMap { WalkerChannel(path: String($0)) } : nil
+            throw InputRejection(code: channel == nil ? "unexpected_topic" : "invalid_walker",
+                                 topicKind: channel.map(TopicKind.init) ?? .rejected, walker: nil)
         }
         let kind = topic.kind
         func reject(_ code: String) -> InputRejection { InputRejection(code: code, topicKind: kind, walker: walker) }

@@ -5,9 +5,14 @@ import SafeWalkCore
 import SafeWalkMQTT
 
 /// Publishes committed outbox rows at QoS 1 and marks them sent only after the broker's PUBACK.
-/// Each walker's rows go out in order (a stale retained status never overtakes a newer one);
-/// different walkers' rows go out concurrently, so one walker never waits for another's ack.
-/// While the broker is away the publishes wait inside the MQTT client and go out on reconnect.
+///
+/// Escalations and prompts go out at once, each on its own task, so one walker never waits for
+/// another's acknowledgement. Statuses are retained and superseded by the next one, so they take
+/// a lower-priority lane: per wake-up only each walker's newest status is sent, at most
+/// `statusConcurrency` at a time, so a burst of statuses cannot crowd escalations out of the
+/// client's in-flight window; one batch goes out after the other, so a walker's statuses never
+/// overtake each other. While the broker is away the publishes wait inside the MQTT client and
+/// go out on reconnect; rows not acknowledged by shutdown stay in SQLite for the next start.
 public final class OutboxPublisher: Sendable {
     /// Called after each PUBACK, with the clock's time (benchmarks measure lateness with it).
     public typealias Observer = @Sendable (OutboxRow, EpochSeconds) -> Void
@@ -17,67 +22,90 @@ public final class OutboxPublisher: Sendable {
     private let clock: any WatchClock
     private let logger: Logger
     private let observer: Observer?
+    private let statusConcurrency: Int
     let queue = WorkQueue<OutboxRow>()
+    private let statuses = WorkQueue<OutboxRow>()
+    private let acknowledged = WorkQueue<OutboxRow>()
     private let escalationsSent = Counter(label: "safewalk_watchdog_escalations_published_total")
     private let publishFailures = Counter(label: "safewalk_watchdog_publish_failures_total")
 
     public init(bus: any MessageBus, store: WatchStore, clock: any WatchClock, logger: Logger,
-                observer: Observer? = nil) {
+                statusConcurrency: Int = 64, observer: Observer? = nil) {
         self.bus = bus
         self.store = store
         self.clock = clock
         self.logger = logger
+        self.statusConcurrency = max(1, statusConcurrency)
         self.observer = observer
     }
 
     func enqueue(_ rows: [OutboxRow]) { queue.append(contentsOf: rows) }
 
-    /// Runs until `finish()` (or cancellation). Rows still unsent stay in SQLite for the next start.
+    func finish() { queue.finish() }
+
+    /// Runs until `finish()` (or cancellation) and everything handed over was attempted.
     func run() async {
-        while let rows = await queue.next() {
-            guard !rows.isEmpty else { continue }
-            var byWalker: [WalkerID: [OutboxRow]] = [:]
-            for row in rows { byWalker[row.item.walker, default: []].append(row) }
-            let sent = await withTaskGroup(of: [OutboxRow].self) { group in
-                for (_, walkerRows) in byWalker {
-                    group.addTask { await self.publishInOrder(walkerRows) }
+        async let marking: Void = markSentLoop()
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.statusLoop() }
+            while let rows = await queue.next() {
+                statuses.append(contentsOf: rows.filter { $0.item.kind == .status })
+                for row in rows where row.item.kind != .status {
+                    group.addTask { if await self.publish(row) { self.acknowledged.append(contentsOf: [row]) } }
                 }
-                var sent: [OutboxRow] = []
-                for await done in group { sent.append(contentsOf: done) }
-                return sent
             }
+            statuses.finish()
+        }
+        acknowledged.finish()
+        await marking
+    }
+
+    private func statusLoop() async {
+        while let rows = await statuses.next() {
+            // Only the newest status per walker matters (retained, last one wins); the older rows
+            // were already replaced in SQLite.
+            var newest: [WalkerID: OutboxRow] = [:]
+            for row in rows where row.seq >= newest[row.item.walker]?.seq ?? .min { newest[row.item.walker] = row }
+            let latest = newest.values.sorted { $0.seq < $1.seq }
+            for start in stride(from: 0, to: latest.count, by: statusConcurrency) {
+                let chunk = latest[start..<min(start + statusConcurrency, latest.count)]
+                await withDiscardingTaskGroup { group in
+                    for row in chunk {
+                        group.addTask { if await self.publish(row) { self.acknowledged.append(contentsOf: [row]) } }
+                    }
+                }
+            }
+        }
+    }
+
+    private func markSentLoop() async {
+        while let rows = await acknowledged.next() {
             do {
-                try await store.markSent(sent.filter { $0.seq >= 0 }, at: clock.now())
+                try await store.markSent(rows.filter { $0.seq >= 0 }, at: clock.now())
             } catch {
-                // At worst they are published again after a restart with the same ids.
+                // At worst they are published again after a restart, with the same ids.
                 logger.error("could not mark outbox rows sent", metadata: ["error": "\(error)"])
             }
         }
     }
 
-    func finish() { queue.finish() }
-
-    private func publishInOrder(_ rows: [OutboxRow]) async -> [OutboxRow] {
-        var sent: [OutboxRow] = []
-        for row in rows {
-            let message = MQTTMessage(topic: row.item.topic, payload: row.item.payload, qos: .atLeastOnce,
-                                      retain: row.item.retain)
-            do {
-                try await bus.publish(message)
-            } catch {
-                // Shutdown or cancellation: the row stays unsent and is re-published on restart.
-                publishFailures.increment()
-                logger.warning("publish failed; kept in outbox", metadata: [
-                    "walker": "\(row.item.walker)", "kind": "\(row.item.kind.rawValue)", "error": "\(error)"])
-                return sent
-            }
-            sent.append(row)
-            if row.item.kind == .escalation {
-                escalationsSent.increment()
-                logger.info("escalation published", metadata: ["walker": "\(row.item.walker)", "id": "\(row.item.key)"])
-            }
-            observer?(row, clock.now())
+    private func publish(_ row: OutboxRow) async -> Bool {
+        let message = MQTTMessage(topic: row.item.topic, payload: row.item.payload, qos: .atLeastOnce,
+                                  retain: row.item.retain)
+        do {
+            try await bus.publish(message)
+        } catch {
+            // Shutdown or cancellation: the row stays unsent and is re-published on restart.
+            publishFailures.increment()
+            logger.warning("publish failed; kept in outbox", metadata: [
+                "walker": "\(row.item.walker)", "kind": "\(row.item.kind.rawValue)", "error": "\(error)"])
+            return false
         }
-        return sent
+        if row.item.kind == .escalation {
+            escalationsSent.increment()
+            logger.info("escalation published", metadata: ["walker": "\(row.item.walker)", "id": "\(row.item.key)"])
+        }
+        observer?(row, clock.now())
+        return true
     }
 }

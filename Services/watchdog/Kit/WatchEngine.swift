@@ -67,9 +67,18 @@ public struct WatchEngine {
             heap.pop()
             guard let slot = slots[top.walker], slot.generation == top.generation else { continue }
             slots[top.walker]!.wake = nil
-            steps.append(handle(.timer, for: top.walker, now: now))
+            let step = handle(.timer, for: top.walker, now: now)
+            steps.append(step)
             // An unchanged watch was not rescheduled by `handle`; make sure it stays scheduled.
             if slots[top.walker]?.wake == nil { schedule(top.walker) }
+            // A timer that changed nothing must not come straight back (the loop would spin):
+            // the machine promises a later wake-up, but if it ever breaks that promise the walker
+            // is retried a second later instead of hanging every other walker.
+            if !step.changed, let wake = slots[top.walker]?.wake, wake <= now {
+                slots[top.walker]!.generation &+= 1
+                slots[top.walker]!.wake = now + 1
+                heap.push(.init(at: now + 1, generation: slots[top.walker]!.generation, walker: top.walker))
+            }
         }
         return steps
     }

@@ -24,6 +24,15 @@ public struct EscalationDraft: Hashable, Sendable {
     public var lastFix: FixSummary?
     public var walk: WalkPlan?
 
+    public init(reason: EscalationReason, level: EscalationLevel, at: EpochSeconds, lastFix: FixSummary?,
+                walk: WalkPlan?) {
+        self.reason = reason
+        self.level = level
+        self.at = at
+        self.lastFix = lastFix
+        self.walk = walk
+    }
+
     public func event(id: String, walker: WalkerID) -> EscalationEvent {
         EscalationEvent(id: id, walker: walker, reason: reason, level: level, at: at, lastFix: lastFix, walk: walk)
     }

@@ -86,7 +86,7 @@ public struct WatchStore: Sendable {
     public func loadWatches() throws -> [Watch] {
         try database.read { db in
             var watches: [Watch] = []
-            let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM watch")
+            let cursor = try Row.fetchCursor(db, sql: WatchRow.select)
             while let row = try cursor.next() {
                 if let watch = WatchRow.watch(from: row) { watches.append(watch) }
             }

@@ -5,6 +5,7 @@ import SafeWalkCore
 import SafeWalkMQTT
 import SafeWalkService
 import ServiceLifecycle
+import Synchronization
 
 /// The watchdog: one event loop owns every walker's watch and the deadline scheduler.
 ///
@@ -34,6 +35,7 @@ public final class WatchdogService: Service, Sendable {
     public let publisher: OutboxPublisher
     private let inbox = WorkQueue<MQTTMessage>()
     private let ready = WorkQueue<Bool>()
+    private let subscriptions = Mutex<[MQTTSubscription]?>(nil)
 
     public init(bus: any MessageBus, store: WatchStore, clock: any WatchClock, options: Options,
                 reporter: RejectionReporter, logger: Logger, observer: OutboxPublisher.Observer? = nil) {
@@ -54,6 +56,18 @@ public final class WatchdogService: Service, Sendable {
     /// Suspends until the watches are restored and the inputs subscribed (for tests and benchmarks).
     public func waitUntilReady() async { _ = await ready.next() }
 
+    /// Subscribes to the inputs. Called by the builder before the service announces `online`,
+    /// so nothing published after `online` can be missed; `run()` calls it if nobody did.
+    /// Messages wait in the subscriptions' buffers until the watches are restored.
+    public func subscribeInputs() async throws {
+        guard subscriptions.withLock({ $0 == nil }) else { return }
+        var made: [MQTTSubscription] = []
+        for filter in Self.filters(prefix: options.prefix) {
+            made.append(try await bus.subscribe(filter, qos: .atLeastOnce))
+        }
+        subscriptions.withLock { $0 = made }
+    }
+
     public func run() async throws {
         var engine = WatchEngine(machine: WatchMachine(thresholds: options.thresholds))
         let started = ContinuousClock.now
@@ -65,13 +79,14 @@ public final class WatchdogService: Service, Sendable {
         logger.info("watches restored", metadata: [
             "watches": "\(watches.count)", "unsentOutbox": "\(unsent.count)", "took": "\(ContinuousClock.now - started)"])
 
-        var subscriptions: [MQTTSubscription] = []
-        for filter in Self.filters(prefix: options.prefix) {
-            subscriptions.append(try await bus.subscribe(filter, qos: .atLeastOnce))
-        }
+        try await subscribeInputs()
+        let subscriptions = self.subscriptions.withLock { $0 ?? [] }
+        let checkpointer = try await Checkpointer(store: store)
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
                 group.addTask { await self.publisher.run() }
+                let checkpoints = Task { [clock, logger] in await checkpointer.run(clock: clock, logger: logger) }
+                defer { checkpoints.cancel() }
                 for subscription in subscriptions {
                     group.addTask {
                         for await batch in subscription.batches { self.inbox.append(contentsOf: batch) }

@@ -5,6 +5,6 @@ import WatchdogKit
 @main
 struct WatchdogMain {
     static func main() async {
-        await ServiceRunner.run(.watchdog) { context in try Watchdog.services(context) }
+        await ServiceRunner.run(.watchdog) { context in try await Watchdog.services(context) }
     }
 }

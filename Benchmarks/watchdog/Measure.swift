@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+
+/// Small measuring helpers for the benchmarks.
+enum Measure {
+    /// Resident set size of this process in bytes (Linux `/proc/self/statm`).
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = ContinuousClock.now
+        try body()
+        return elapsed(since: start)
+    }
+
+    static func elapsed(since start: ContinuousClock.Instant) -> Double {
+        let c = (ContinuousClock.now - start).components
+        return Double(c.seconds) + Double(c.attoseconds) * 1e-18
+    }
+
+    /// p-th percentile (0...100) of unsorted samples, nearest rank.
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return .nan }
+        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[min(max(rank, 0), sorted.count - 1)]
+    }
+
+    static func summary(_ samples: [Double]) -> String {
+        let sorted = samples.sorted()
+        return String(format: "p50 %.1f ms, p99 %.1f ms, max %.1f ms (n=%d)",
+                      percentile(sorted, 50) * 1000, percentile(sorted, 99) * 1000, (sorted.last ?? .nan) * 1000,
+                      sorted.count)
+    }
+
+    static func mb(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+}
+
+/// `--name value` arguments with defaults.
+struct Arguments {
+    let values: [String: String]
+
+    init(_ arguments: [String]) {
+        var values: [String: String] = [:]
+        var index = 0
+        while index < arguments.count {
+            if arguments[index].hasPrefix("--"), index + 1 < arguments.count {
+                values[String(arguments[index].dropFirst(2))] = arguments[index + 1]
+                index += 2
+            } else {
+                index += 1
+            }
+        }
+        self.values = values
+    }
+
+    func int(_ name: String, _ fallback: Int) -> Int { values[name].flatMap(Int.init) ?? fallback }
+    func double(_ name: String, _ fallback: Double) -> Double { values[name].flatMap(Double.init) ?? fallback }
+}
+
+
+/// Samples appended from many tasks (a `Mutex` cannot be captured by value, so it lives here).
+final class Samples: Sendable {
+    private let values = Mutex<[Double]>([])
+    func append(_ value: Double) { values.withLock { $0.append(value) } }
+    var all: [Double] { values.withLock { $0 } }
+    var count: Int { values.withLock { $0.count } }
+}
