@@ -1,0 +1,123 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import SafeWalkCore
+import SafeWalkMQTT
+
+/// `safewalk simulate`: a walker's phone and tracker, for demos and manual tests.
+struct SimulateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Simulate a walker's phone and tracker: presence, start, fixes and check-in answers.",
+        discussion: """
+            Connects as the walker's device with a Last Will of presence `offline`, publishes \
+            presence `online`, sends `start` (or `startWalk` with --destination and --minutes), \
+            then a fix every --interval along the route. It answers every check-in (a `checking` \
+            status or a companion prompt on chat) with the quick reply "I'm okay 👍" until \
+            --go-silent-after, when it stops answering (and with --stop-moving, stops moving), so \
+            the watchdog escalates. Ctrl-C sends `stop` and presence `offline`, then exits.
+
+            Route files: JSON `[{"lat": 30.2849, "lon": -97.7341}, ...]` or CSV lines `lat,lon` \
+            (a header and # comments allowed); walked there and back in steps of --step metres. \
+            Without --route the walker wanders randomly around UT Austin (30.2849, -97.7341), \
+            8–15 m between fixes, within 400 m of the start.
+
+            Durations: 30s, 2m, 1h, 500ms, or plain seconds (1.5).
+            """)
+
+    @Option(help: "The walker id (also the username unless --username is given).")
+    var walker: String
+
+    @Option(help: "A route file (JSON or CSV, see above).")
+    var route: String?
+
+    @Flag(help: "Wander randomly around UT Austin (the default without --route).")
+    var random = false
+
+    @Option(help: "Seed for --random, to repeat a walk exactly.")
+    var seed: UInt64?
+
+    @Flag(help: "Answer every check-in (the default).")
+    var answer = false
+
+    @Option(name: .customLong("go-silent-after"), help: "Stop answering check-ins after this long (e.g. 30s).")
+    var goSilentAfter: DurationValue?
+
+    @Flag(name: .customLong("stop-moving"), help: "Also stand still once silent.")
+    var stopMoving = false
+
+    @Option(help: "Start a walk to this destination (startWalk) instead of a plain watch; needs --minutes.")
+    var destination: String?
+
+    @Option(help: "The walk's expected duration in minutes (with --destination).")
+    var minutes: Double?
+
+    @Option(help: "Time between fixes.")
+    var interval = DurationValue(seconds: 5)
+
+    @Option(help: "Metres between fixes along a --route.")
+    var step = 12.0
+
+    @Option(help: "Stop after this long (default: run until Ctrl-C).")
+    var duration: DurationValue?
+
+    @Flag(name: .customLong("no-stop"), help: "At the end, just disconnect: no `stop`, and the Last Will reports the tracker offline.")
+    var noStop = false
+
+    @OptionGroup var broker: BrokerOptions
+
+    func validate() throws {
+        _ = try parsedWalker(walker)
+        if route != nil && random { throw ValidationError("--route and --random exclude each other") }
+        if answer && goSilentAfter != nil { throw ValidationError("--answer and --go-silent-after exclude each other") }
+        if stopMoving && goSilentAfter == nil { throw ValidationError("--stop-moving needs --go-silent-after") }
+        if (destination == nil) != (minutes == nil) { throw ValidationError("--destination and --minutes go together") }
+        if let minutes, !(minutes.isFinite && minutes > 0) { throw ValidationError("--minutes must be > 0") }
+        if let destination, destination.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--destination must not be empty")
+        }
+        if interval.seconds <= 0 { throw ValidationError("--interval must be > 0") }
+        if !(step.isFinite && step > 0) { throw ValidationError("--step must be > 0") }
+    }
+
+    /// The simulation these arguments describe (reading the route file, if any).
+    func simulationSettings(prefix: String) throws -> (SimulationSettings, WalkPath) {
+        let path: WalkPath
+        if let route {
+            path = .route(RoutePath(waypoints: try RouteFile.load(path: route), stepMeters: step))
+        } else {
+            path = .random(seed.map { RandomWalk(seed: $0) } ?? RandomWalk())
+        }
+        let settings = SimulationSettings(
+            walker: try parsedWalker(walker), prefix: prefix, interval: interval.seconds,
+            goSilentAfter: goSilentAfter?.seconds, stopMovingWhenSilent: stopMoving,
+            walk: destination.flatMap { d in minutes.map { (d, $0) } }, duration: duration?.seconds,
+            stopAtEnd: !noStop)
+        return (settings, path)
+    }
+
+    func run() async throws {
+        let brokerSettings = try broker.settings(defaultUsername: walker)
+        let (settings, path) = try simulationSettings(prefix: brokerSettings.prefix)
+        let client = try await BrokerConnection.connect(
+            brokerSettings, clientID: "safewalk-sim-\(walker)",
+            lastWill: WalkerSimulation.lastWill(walker: settings.walker, prefix: settings.prefix))
+        let printer = SimulationPrinter(walker: walker, colour: Terminal.stdoutSupportsColour())
+        let simulation = WalkerSimulation(settings: settings, path: path, bus: client,
+                                          clock: SystemSimulationClock(), events: { printer.print($0) })
+        let task = Task { try await simulation.run() }
+        let signals = SignalWatcher.onInterrupt { task.cancel() }
+        defer { signals.cancel() }
+        do {
+            try await task.value
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+        if noStop {
+            // Vanish without DISCONNECT so the broker publishes the Last Will, as a lost phone would.
+            Foundation.exit(0)
+        }
+        await client.shutdown()
+    }
+}

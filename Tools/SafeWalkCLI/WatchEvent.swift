@@ -1,0 +1,58 @@
+import SafeWalkCore
+import SafeWalkMQTT
+
+/// A message seen by `safewalk watch`, decoded with the contract's own types.
+public enum WatchEvent: Sendable, Equatable {
+    case status(WatchStatus)
+    case prompt(CheckInPrompt)
+    case chat(ChatMessage)
+    case reply(Reply)
+    case action(Action)
+    case presence(Presence)
+    case position(PositionUpdate)
+    case escalation(EscalationEvent)
+    case alert(DeviceAlert)
+    case delivery(DeliveryReceipt)
+    case contacts(count: Int)
+    case contactsResult(ContactResult)
+    case service(ServiceName, Presence)
+    case rejection(Rejection)
+    /// A payload that does not fit the contract; shown, never fatal.
+    case unreadable(TopicKind, reason: String)
+
+    /// The walker (if any) and event for a message; nil for topics watch does not show (raw
+    /// fixes, contact add/remove requests with phone numbers, foreign topics).
+    public static func decode(_ message: MQTTMessage, prefix: String) -> (walker: WalkerID?, event: WatchEvent)? {
+        guard let topic = Topic.parse(message.topic, prefix: prefix) else { return nil }
+        let data = message.payload
+        func json<T: Decodable>(_ type: T.Type, _ wrap: (T) -> WatchEvent) -> WatchEvent {
+            do {
+                return wrap(try SafeWalkJSON.decode(type, from: data))
+            } catch {
+                return .unreadable(topic.kind, reason: "\(error)")
+            }
+        }
+        func presence(_ wrap: (Presence) -> WatchEvent) -> WatchEvent {
+            Presence(payload: data).map(wrap) ?? .unreadable(topic.kind, reason: "not online/offline")
+        }
+        let event: WatchEvent
+        switch topic {
+        case .status: event = json(WatchStatus.self, WatchEvent.status)
+        case .prompt: event = json(CheckInPrompt.self, WatchEvent.prompt)
+        case .chat: event = json(ChatMessage.self, WatchEvent.chat)
+        case .reply: event = json(Reply.self, WatchEvent.reply)
+        case .action: event = json(Action.self, WatchEvent.action)
+        case .presence: event = presence(WatchEvent.presence)
+        case .position: event = json(PositionUpdate.self, WatchEvent.position)
+        case .escalation: event = json(EscalationEvent.self, WatchEvent.escalation)
+        case .alert: event = json(DeviceAlert.self, WatchEvent.alert)
+        case .delivery: event = json(DeliveryReceipt.self, WatchEvent.delivery)
+        case .contacts: event = json(ContactList.self) { .contacts(count: $0.contacts.count) }
+        case .contactsResult: event = json(ContactResult.self, WatchEvent.contactsResult)
+        case .serviceStatus(let name): event = presence { .service(name, $0) }
+        case .rejected: event = json(Rejection.self, WatchEvent.rejection)
+        case .fix, .contactsAdd, .contactsRemove, .owntracks: return nil
+        }
+        return (topic.walker, event)
+    }
+}

@@ -1,1 +1,0 @@
-print("safewalk CLI arrives with its issue")
