@@ -108,15 +108,24 @@ extension MQTTClient {
         return MQTTSubscription(filter: filter, buffer: buffer)
     }
 
-    /// Drops a finished subscription; unsubscribes at the broker when no one else wants the filter.
+    /// Drops a finished subscription locally. The broker keeps the filter: it belongs to the
+    /// persistent session, so messages published while this service is stopped or restarting are
+    /// queued for it rather than lost. (Unsubscribing here made a clean shutdown erase the very
+    /// subscriptions the session exists to keep.) Use `unsubscribe(_:)` to remove one for good.
     private func unregister(_ id: UInt64) {
-        state.withLock { state in
-            guard let gone = state.registrations.removeValue(forKey: id) else { return }
-            guard state.phase == .connected,
-                  !state.registrations.values.contains(where: { $0.filter == gone.filter }) else { return }
-            state.grantedFilters.remove(gone.filter)
-            mosquitto_unsubscribe(handle, nil, gone.filter)
+        state.withLock { _ = $0.registrations.removeValue(forKey: id) }
+    }
+
+    /// Removes `filter` from the broker's session and ends every local subscription to it.
+    public func unsubscribe(_ filter: String) async {
+        let buffers = state.withLock { state in
+            let matching = state.registrations.filter { $0.value.filter == filter }
+            for id in matching.keys { state.registrations.removeValue(forKey: id) }
+            state.grantedFilters.remove(filter)
+            if state.phase == .connected { mosquitto_unsubscribe(handle, nil, filter) }
+            return matching.values.map(\.buffer)
         }
+        for buffer in buffers { buffer.finish() }
     }
 }
 

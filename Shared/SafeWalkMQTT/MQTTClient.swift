@@ -152,22 +152,19 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
         for buffer in buffers { buffer.finish() }
     }
 
-    /// Simulates the process dying: the socket closes with no DISCONNECT, so the broker publishes
-    /// the Last Will. For tests of Last Will handling only.
+    /// Simulates the process dying: the socket is closed under the broker's feet with no
+    /// DISCONNECT, so the broker publishes the Last Will. For tests of Last Will handling only.
+    /// The network thread must notice the loss itself before the client is stopped: stopping it
+    /// from here while it handles the error (or cancelling it) corrupted memory in libmosquitto.
     func abandonConnectionForTesting() async {
-        state.withLock { $0.phase = .closed }
-        let handle = UncheckedHandle(handle)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                mosquitto_loop_stop(handle.pointer, true)
-                // Close the socket under the broker's feet, as a crash would.
-                let socket = mosquitto_socket(handle.pointer)
-                if socket >= 0 { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
-                done.resume()
-            }
+        let losses = connectionCounts.losses
+        let socket = mosquitto_socket(handle)
+        if socket >= 0 { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while connectionCounts.losses == losses, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
         }
-        failEverything()
-        selfRetain.withLock { $0?.release(); $0 = nil }
+        await shutdown()
     }
 }
 

@@ -1,8 +1,8 @@
 /// The messages matching one subscription filter, in the order the broker delivered them.
 ///
 /// One consumer only: iterate it once (or its `batches` once, not both). Iteration ends when
-/// the client shuts down, the task is cancelled, or `cancel()` is called, and the filter is then
-/// unsubscribed. See `MessageBuffer` for what happens when the consumer is slower than the broker:
+/// the client shuts down, the task is cancelled, or `cancel()` is called. The broker keeps the
+/// filter in the persistent session either way (see `MQTTClient.unsubscribe(_:)`). See `MessageBuffer` for what happens when the consumer is slower than the broker:
 /// nothing is dropped and the network thread never blocks.
 public struct MQTTSubscription: AsyncSequence, Sendable {
     public typealias Element = MQTTMessage

@@ -41,7 +41,7 @@ struct StoryTests {
         let world = try await StoryWorld.start()
         let bob = try await Walker("bob", on: world.stack)
         let results = try await world.addContacts([("Mom", "512-555-0101"), ("Dad", "(737) 555-0102")], for: bob)
-        #expect(results.allSatisfy(\.isOK))
+        #expect(results.allSatisfy { $0.isOK })
         let escalations = try await world.watch("bob", .escalation)
         let alerts = try await bob.phone.subscribe(bob.topic(.alert), qos: .atLeastOnce)
         let receipts = try await bob.phone.subscribe(bob.topic(.delivery), qos: .atLeastOnce)
@@ -53,7 +53,7 @@ struct StoryTests {
         #expect(escalation.lastFix != nil)
         let alert = try #require(try await alerts.decoded(DeviceAlert.self).first)
         #expect(alert.actions.map(\.title) == ["Call UT Police", "Text 2 contacts"])
-        #expect(alert.actions.first?.url == "tel:5124714441")
+        #expect(alert.actions.first?.url == "tel:+15124714441")  // the configured 5124714441, in E.164
         let sms = try #require(alert.actions.last?.url)
         #expect(sms.hasPrefix("sms:+15125550101,+17375550102?&body="), "\(sms)")
         #expect(sms.removingPercentEncoding?.contains("maps.google.com/?q=") == true, "\(sms)")

@@ -82,3 +82,51 @@ struct QueuedWhileAwayTests {
         await publisher.shutdown(); await again.shutdown(); await broker.shutdown()
     }
 }
+
+@Suite("Subscriptions outlive a clean shutdown")
+struct SessionSubscriptionTests {
+    @Test func aServiceThatStopsCleanlyStillGetsWhatWasPublishedWhileItWasDown() async throws {
+        let broker = try await MosquittoBroker.start()
+        let first = try await broker.client("stopping-service", cleanSession: false)
+        let messages = try await first.subscribe("rt/while-down", qos: .atLeastOnce)
+        let reader = Task { for await _ in messages {} }
+        reader.cancel()  // the consumer loop ends, as every loop does on graceful shutdown
+        _ = await reader.value
+        await first.shutdown()
+
+        let publisher = try await broker.client()
+        try await publisher.publish("rt/while-down", string: "sent while down")
+        let again = try await broker.client("stopping-service", cleanSession: false)
+        let resumed = try await again.subscribe("rt/while-down", qos: .atLeastOnce)
+        #expect(try await resumed.first(1).map(\.string) == ["sent while down"])
+        await publisher.shutdown(); await again.shutdown(); await broker.shutdown()
+    }
+
+    @Test func unsubscribeRemovesTheFilterFromTheSession() async throws {
+        let broker = try await MosquittoBroker.start()
+        let client = try await broker.client("unsubscribing", cleanSession: false)
+        _ = try await client.subscribe("rt/gone", qos: .atLeastOnce)
+        let probe = try await client.subscribe("rt/probe", qos: .atLeastOnce)
+        await client.unsubscribe("rt/gone")
+        let publisher = try await broker.client()
+        try await publisher.publish("rt/gone", string: "nobody wants this")
+        try await publisher.publish("rt/probe", string: "probe")
+        #expect(try await probe.first(1).map(\.string) == ["probe"])
+        // Had the broker kept the filter, the message would wait for a later subscription.
+        let late = try await client.subscribe("rt/gone", qos: .atLeastOnce)
+        try await publisher.publish("rt/probe", string: "second probe")
+        #expect(try await probe.first(1).map(\.string) == ["second probe"])
+        #expect(await late.drainNow().isEmpty)
+        await publisher.shutdown(); await client.shutdown(); await broker.shutdown()
+    }
+}
+
+extension MQTTSubscription {
+    /// What arrived so far, without waiting.
+    func drainNow() async -> [MQTTMessage] {
+        cancel()
+        var all: [MQTTMessage] = []
+        for await message in self { all.append(message) }
+        return all
+    }
+}

@@ -8,7 +8,7 @@ import TestSupport
 @Suite("MQTT over TLS")
 struct TLSTests {
     /// A CA and a server certificate for `localhost`, in `directory`.
-    static func makeCertificates(in directory: URL) throws {
+    static func makeCertificates(in directory: URL) async throws {
         let openssl = try Executables.find("openssl")
         let steps = [
             ["req", "-x509", "-newkey", "rsa:2048", "-days", "1", "-nodes", "-keyout", "ca.key", "-out", "ca.crt",
@@ -18,21 +18,21 @@ struct TLSTests {
              "-out", "server.crt"],
         ]
         for arguments in steps {
-            let process = Process()
-            process.executableURL = openssl
-            process.arguments = arguments
-            process.currentDirectoryURL = directory
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw HarnessError.processFailed("openssl \(arguments[0])") }
+            let (status, output) = try await ChildProcess.run(openssl, arguments, in: directory)
+            guard status == 0 else { throw HarnessError.processFailed("openssl \(arguments[0]): \(output)") }
         }
     }
 
     @Test func publishesAndReceivesOverTLSWithTheBrokersCA() async throws {
+        let certificates = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: certificates, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: certificates) }
+        try await Self.makeCertificates(in: certificates)
         let broker = try MosquittoBroker { port, directory in
-            try Self.makeCertificates(in: directory)
+            for file in ["ca.crt", "server.crt", "server.key"] {
+                try FileManager.default.copyItem(at: certificates.appendingPathComponent(file),
+                                                 to: directory.appendingPathComponent(file))
+            }
             return """
             listener \(port) 127.0.0.1
             allow_anonymous true

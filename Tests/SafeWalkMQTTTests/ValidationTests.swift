@@ -34,12 +34,9 @@ struct ValidationTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pw-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let passwords = directory.appendingPathComponent("passwd")
-        let tool = Process()
-        tool.executableURL = try Executables.find("mosquitto_passwd")
-        tool.arguments = ["-c", "-b", passwords.path, "alice", "right-password"]
-        try tool.run()
-        tool.waitUntilExit()
-        try #require(tool.terminationStatus == 0)
+        let (status, _) = try await ChildProcess.run(try Executables.find("mosquitto_passwd"),
+                                                     ["-c", "-b", passwords.path, "alice", "right-password"])
+        try #require(status == 0)
         let broker = try await MosquittoBroker.start(
             extraConfig: "allow_anonymous false\npassword_file \(passwords.path)\n")
         let good = try await broker.client(username: "alice", password: "right-password")

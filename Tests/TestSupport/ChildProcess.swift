@@ -79,3 +79,25 @@ public final class ChildProcess: Sendable {
 
     public var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 }
+
+extension ChildProcess {
+    /// Runs a short command to completion (posix_spawn, not Foundation's `Process`, whose
+    /// process monitoring corrupted memory when tests spawned commands concurrently) and returns
+    /// its exit status and output.
+    @discardableResult
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+                           in directory: URL? = nil, within seconds: Double = 30) async throws -> (status: Int32, output: String) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("cmd-\(UUID().uuidString.prefix(8)).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        var arguments = arguments
+        var path = executable.path
+        if let directory {
+            // posix_spawn has no working-directory action on every libc: let a shell cd first.
+            arguments = ["-c", "cd \"$0\" && exec \"$@\"", directory.path, executable.path] + arguments
+            path = "/bin/sh"
+        }
+        let process = try ChildProcess(path, arguments, environment: environment, logFile: log)
+        let status = try await process.waitForExit(within: seconds)
+        return (status, process.output)
+    }
+}

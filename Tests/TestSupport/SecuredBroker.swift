@@ -10,6 +10,9 @@ public enum SecuredBroker {
 
     public static func start(users: [String: String]) async throws -> MosquittoBroker {
         let root = repositoryRoot
+        let passwords = FileManager.default.temporaryDirectory.appendingPathComponent("passwd-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: passwords) }
+        try await addUsers(users, to: passwords)
         let broker = try MosquittoBroker { port, directory in
             let config = directory.appendingPathComponent("config")
             let data = directory.appendingPathComponent("data")
@@ -17,7 +20,7 @@ public enum SecuredBroker {
             try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: root.appendingPathComponent("mosquitto/acl"),
                                              to: config.appendingPathComponent("acl"))
-            try addUsers(users, to: config.appendingPathComponent("passwd"))
+            try FileManager.default.copyItem(at: passwords, to: config.appendingPathComponent("passwd"))
             let production = try String(contentsOf: root.appendingPathComponent("mosquitto/mosquitto.conf"), encoding: .utf8)
             return production
                 .replacingOccurrences(of: "listener 1883", with: "listener \(port) 127.0.0.1")
@@ -30,19 +33,17 @@ public enum SecuredBroker {
     }
 
     /// Writes a mosquitto password file with the project's own tool (`scripts/add-user.sh`).
-    static func addUsers(_ users: [String: String], to file: URL) throws {
+    static func addUsers(_ users: [String: String], to file: URL) async throws {
         for (name, password) in users.sorted(by: { $0.key < $1.key }) {
             let service = ["location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store",
                            "channel-example", "operator"].contains(name)
-            let tool = Process()
-            tool.executableURL = URL(fileURLWithPath: "/bin/bash")
-            tool.arguments = [repositoryRoot.appendingPathComponent("scripts/add-user.sh").path, name,
-                              "--file", file.path] + (service ? ["--service"] : [])
-            tool.environment = ProcessInfo.processInfo.environment.merging(["SAFEWALK_NEW_PASSWORD": password]) { $1 }
-            tool.standardOutput = FileHandle.nullDevice
-            try tool.run()
-            tool.waitUntilExit()
-            guard tool.terminationStatus == 0 else { throw HarnessError.processFailed("add-user.sh \(name)") }
+            let environment = ProcessInfo.processInfo.environment.merging(["SAFEWALK_NEW_PASSWORD": password]) { $1 }
+            let (status, output) = try await ChildProcess.run(
+                URL(fileURLWithPath: "/bin/bash"),
+                [repositoryRoot.appendingPathComponent("scripts/add-user.sh").path, name, "--file", file.path]
+                    + (service ? ["--service"] : []),
+                environment: environment)
+            guard status == 0 else { throw HarnessError.processFailed("add-user.sh \(name): \(output)") }
         }
     }
 }

@@ -13,7 +13,7 @@ extension MosquittoBroker {
         let client = try MQTTClient(
             configuration: MQTTConfiguration(
                 port: port, clientID: id, username: username, password: password,
-                cleanSession: cleanSession, keepAliveSeconds: 5, lastWill: lastWill, reconnectDelayMax: 2),
+                cleanSession: cleanSession, keepAliveSeconds: 20, lastWill: lastWill, reconnectDelayMax: 2),
             logger: logger)
         try await withTimeout(10, "connect \(id)") { try await client.connect() }
         return client

@@ -87,15 +87,17 @@ import TestSupport
         try await w.act("alice", .start)
         _ = try await statuses.next(WatchStatus.self)
 
+        let killedAt = now()
         phone.signal(SIGKILL)  // the phone dies: the broker publishes its Last Will
         _ = try await phone.waitForExit()
         let will = try await presence.first(1, within: 15)[0]
         #expect(will.string == "offline")
-        let offlineSeen = now()
         let escalation = try await escalations.next(EscalationEvent.self)
         #expect(escalation.reason == .trackerOffline)
         #expect(escalation.level == .amber)
-        #expect(now() - offlineSeen >= 0.9, "not before the grace period")
+        // Measured from the kill, which precedes the Last Will: when this test happened to see
+        // the will is later than when the watchdog did, under load by a few hundred ms.
+        #expect(now() - killedAt >= 0.9, "not before the grace period")
         await w.shutdown()
     }
 }
