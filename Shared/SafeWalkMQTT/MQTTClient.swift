@@ -38,12 +38,10 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
         var logger = logger
         logger[metadataKey: "mqtt.client"] = "\(configuration.clientID)"
         self.logger = logger
-        do {
-            try applyOptions()
-        } catch {
-            mosquitto_destroy(handle)
-            throw error
-        }
+        // No cleanup on failure here: the object is fully initialised, so a throw releases it and
+        // `deinit` destroys the handle. Destroying it here as well was a double free (found by
+        // AddressSanitizer; it surfaced as random heap corruption in unrelated tests).
+        try applyOptions()
     }
 
     deinit {
