@@ -5,25 +5,28 @@ import Glibc
 
 /// Network helpers for tests that start real servers on loopback.
 public enum Loopback {
-    /// A TCP port on 127.0.0.1 that nothing listens on right now (the kernel picks it).
+    /// A TCP port on 127.0.0.1 that nothing uses right now. Picked below Linux's ephemeral range
+    /// (32768+), where outgoing client sockets of parallel tests would otherwise take it between
+    /// this check and the server's bind.
     public static func freePort() throws -> Int {
+        for _ in 0..<200 {
+            let port = Int.random(in: 20_000..<32_000)
+            if canBind(port) { return port }
+        }
+        throw HarnessError.system("no free port in 20000..<32000", EADDRINUSE)
+    }
+
+    static func canBind(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError.system("socket", errno) }
+        guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
+        return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { throw HarnessError.system("bind", errno) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw HarnessError.system("getsockname", errno) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        } == 0
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.

@@ -54,9 +54,21 @@ public actor MosquittoBroker {
 
     /// Starts a broker and waits until it accepts connections.
     public static func start(persistence: Bool = false, extraConfig: String = "") async throws -> MosquittoBroker {
-        let broker = try MosquittoBroker(persistence: persistence, extraConfig: extraConfig)
-        try await broker.start()
-        return broker
+        try await startRetryingPort { try MosquittoBroker(persistence: persistence, extraConfig: extraConfig) }
+    }
+
+    /// Makes and starts a broker, with a fresh port if another process took the chosen one first.
+    public static func startRetryingPort(_ make: () throws -> MosquittoBroker) async throws -> MosquittoBroker {
+        for attempt in 1...5 {
+            let broker = try make()
+            do {
+                try await broker.start()
+                return broker
+            } catch HarnessError.processFailed(let why) where why.contains("Address already in use") && attempt < 5 {
+                continue
+            }
+        }
+        throw HarnessError.timedOut("a free port for mosquitto")
     }
 
     public func start() async throws {

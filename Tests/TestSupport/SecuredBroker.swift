@@ -13,7 +13,7 @@ public enum SecuredBroker {
         let passwords = FileManager.default.temporaryDirectory.appendingPathComponent("passwd-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: passwords) }
         try await addUsers(users, to: passwords)
-        let broker = try MosquittoBroker { port, directory in
+        return try await MosquittoBroker.startRetryingPort { try MosquittoBroker { port, directory in
             let config = directory.appendingPathComponent("config")
             let data = directory.appendingPathComponent("data")
             try FileManager.default.createDirectory(at: config.appendingPathComponent("conf.d"), withIntermediateDirectories: true)
@@ -27,9 +27,7 @@ public enum SecuredBroker {
                 .replacingOccurrences(of: "/mosquitto/config/", with: config.path + "/")
                 .replacingOccurrences(of: "/mosquitto/data/", with: data.path + "/")
                 .replacingOccurrences(of: "log_dest stdout", with: "log_dest file \(directory.path)/mosquitto.log")
-        }
-        try await broker.start()
-        return broker
+        } }
     }
 
     /// Writes a mosquitto password file with the project's own tool (`scripts/add-user.sh`).
