@@ -83,11 +83,19 @@ import TestSupport
         let broker = try await MosquittoBroker.start()
         let observer = try await broker.client()
         let everything = try await observer.subscribe(TopicFilter.walker(alice).rawValue, qos: .atLeastOnce)
-        let result = try await run(["simulate", "--walker", "alice", "--interval", "0.1", "--duration", "0.45",
+        let result = try await run(["simulate", "--walker", "alice", "--interval", "0.1", "--duration", "1",
                                     "--destination", "Library", "--minutes", "12", "--seed", "5", "--port", "\(broker.port)"])
         #expect(result.status == 0, "\(result.output)")
-        // online, startWalk, 5 fixes (t = 0, 0.1, ... 0.4), stop, offline: at least 8 messages in this order.
-        let messages = try await everything.first(9, within: 5)
+        // online, startWalk, a fix every 0.1 s, stop, offline. How many fixes fit in the second
+        // depends on the machine's load, so read up to the final `offline` instead of counting.
+        let messages = try await withTimeout(10, "the simulation's messages up to offline") {
+            var seen: [MQTTMessage] = []
+            for await message in everything {
+                seen.append(message)
+                if Topic.parse(message.topic)?.kind == .presence, Presence(payload: message.payload) == .offline { break }
+            }
+            return seen
+        }
         let kinds = messages.compactMap { Topic.parse($0.topic)?.kind }
         #expect(kinds.first == .presence && kinds.last == .presence)
         #expect(messages.first.flatMap { Presence(payload: $0.payload) } == .online)
@@ -97,7 +105,7 @@ import TestSupport
         #expect(actions == [.startWalk(destination: "Library", minutes: 12), .stop])
         let fixes = try messages.filter { Topic.parse($0.topic)?.kind == .fix }
             .map { try SafeWalkJSON.decode(LocationFix.self, from: $0.payload) }
-        #expect(fixes.count >= 4)
+        #expect(fixes.count >= 3)
         for (a, b) in zip(fixes, fixes.dropFirst()) { #expect(Geo.distance(a.coordinate, b.coordinate) > 5) }
         await observer.shutdown()
         await broker.shutdown()

@@ -28,16 +28,29 @@ public final class FakeSMSGateway: Sendable {
     }
 
     public init() async throws {
-        port = try Loopback.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-twilio-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        (port, process) = try await Self.launch(in: directory)
+    }
+
+    /// Starts the server, on another port if the chosen one was taken before Python bound it.
+    private static func launch(in directory: URL) async throws -> (Int, ChildProcess) {
         let script = directory.appendingPathComponent("fake_twilio.py")
         try FakeSMSGatewayScript.source.write(to: script, atomically: true, encoding: .utf8)
         let python = try Executables.find("python3")
-        process = try ChildProcess(python.path, [script.path, "\(port)", Self.sid, Self.token, Self.webhookSecret],
-                                   logFile: directory.appendingPathComponent("server.log"))
-        let port = port
-        try await eventually("fake Twilio on \(port)", within: 10) { Loopback.isAccepting(port: port) }
+        for _ in 0..<5 {
+            let port = try Loopback.freePort()
+            let process = try ChildProcess(python.path, [script.path, "\(port)", sid, token, webhookSecret],
+                                           logFile: directory.appendingPathComponent("server.log"))
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline {
+                if Loopback.isAccepting(port: port) { return (port, process) }
+                if process.exitStatusIfEnded() != nil { break }  // e.g. the port was taken: try another
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            process.signal(SIGKILL)
+        }
+        throw HarnessError.processFailed("fake SMS gateway did not start: \((try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? "")")
     }
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
