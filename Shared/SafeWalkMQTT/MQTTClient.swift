@@ -57,7 +57,7 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
             state.phase = .connecting
             return true
         }
-        if start { try startNetworkLoop() }
+        if start { try await startNetworkLoop() }
         do {
             try await waitUntilConnected()
         } catch let error as MQTTError {
@@ -90,27 +90,54 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
         state.withLock { ($0.connects, $0.connectionLosses) }
     }
 
-    private func startNetworkLoop() throws(MQTTError) {
-        selfRetain.withLock { $0 = Unmanaged.passRetained(self) }
+    /// Makes the first connection, then hands the socket to libmosquitto's network thread.
+    ///
+    /// The first connection is retried here, with backoff, rather than left to the network
+    /// thread: libmosquitto 2.0.11's loop never retries a connection that failed before it
+    /// started, so a service started before its broker waited forever. Once connected, the
+    /// thread's own reconnect (tested with broker restarts) takes over.
+    private func startNetworkLoop() async throws {
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         installCallbacks()
-        let rc = mosquitto_connect_async(handle, configuration.host, Int32(configuration.port),
-                                         configuration.keepAliveSeconds)
-        // MOSQ_ERR_ERRNO here usually means "broker not up yet": the loop keeps retrying.
-        if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue {
-            selfRetain.withLock { $0?.release(); $0 = nil }
-            state.withLock { $0.phase = .closed }
-            throw MosquittoLibrary.error(rc)
+        var delay = Double(configuration.reconnectDelayMin)
+        var warned = false
+        while true {
+            let rc = await blocking { [configuration] handle in
+                mosquitto_connect(handle.pointer, configuration.host, Int32(configuration.port), configuration.keepAliveSeconds)
+            }
+            guard state.withLock({ $0.phase }) != .closed else {
+                mosquitto_disconnect(handle)
+                throw MQTTError.shutDown
+            }
+            if rc == MOSQ_ERR_SUCCESS.rawValue { break }
+            // Broker not up yet (refused, unreachable, or its name not resolvable yet): retry.
+            guard rc == MOSQ_ERR_ERRNO.rawValue || rc == MOSQ_ERR_EAI.rawValue || rc == MOSQ_ERR_NO_CONN.rawValue else {
+                state.withLock { $0.phase = .closed }
+                throw MosquittoLibrary.error(rc)
+            }
+            if !warned {
+                logger.warning("broker not reachable yet, retrying", metadata: [
+                    "host": "\(configuration.host)", "port": "\(configuration.port)",
+                    "error": "\(MosquittoLibrary.message(for: rc))"])
+                warned = true
+            }
+            try await Task.sleep(for: .seconds(delay))
+            delay = min(delay * 2, Double(configuration.reconnectDelayMax))
         }
-        if rc == MOSQ_ERR_ERRNO.rawValue {
-            logger.warning("broker not reachable yet, retrying", metadata: [
-                "host": "\(configuration.host)", "port": "\(configuration.port)"])
-        }
+        selfRetain.withLock { $0 = Unmanaged.passRetained(self) }
         let loop = mosquitto_loop_start(handle)
         guard loop == MOSQ_ERR_SUCCESS.rawValue else {
             selfRetain.withLock { $0?.release(); $0 = nil }
             state.withLock { $0.phase = .closed }
             throw MosquittoLibrary.error(loop)
+        }
+    }
+
+    /// Runs a blocking libmosquitto call on a plain thread, off the cooperative pool.
+    private func blocking(_ call: @escaping @Sendable (UncheckedHandle) -> Int32) async -> Int32 {
+        let handle = UncheckedHandle(handle)
+        return await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
+            Thread.detachNewThread { done.resume(returning: call(handle)) }
         }
     }
 

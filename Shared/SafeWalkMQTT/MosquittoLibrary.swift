@@ -18,7 +18,8 @@ enum MosquittoLibrary {
 
     static func message(for code: Int32) -> String {
         if code == MOSQ_ERR_ERRNO.rawValue {
-            return String(cString: strerror(errno))
+            // libmosquitto may have reset errno already ("Success"), which helps no one.
+            return errno == 0 ? "connection failed (system error)" : String(cString: strerror(errno))
         }
         return String(cString: mosquitto_strerror(code))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SafeWalkMQTT
 import Synchronization
 import Testing
@@ -128,5 +129,28 @@ extension MQTTSubscription {
         var all: [MQTTMessage] = []
         for await message in self { all.append(message) }
         return all
+    }
+}
+
+@Suite("Starting before the broker")
+struct EarlyStartTests {
+    @Test func aClientStartedBeforeItsBrokerConnectsWhenTheBrokerAppears() async throws {
+        let broker = try MosquittoBroker()  // configured, not started: nothing listens yet
+        var logger = Logger(label: "early")
+        logger.logLevel = .critical
+        let client = try MQTTClient(
+            configuration: MQTTConfiguration(port: broker.port, clientID: "early-bird", reconnectDelayMax: 1),
+            logger: logger)
+        let connecting = Task { try await client.connect() }
+        // Not waiting for a timer under test: only letting the first attempt meet a closed port.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!client.isConnected)
+        try await broker.start()
+        try await withTimeout(15, "connect once the broker is up") { try await connecting.value }
+        #expect(client.isConnected)
+        let messages = try await client.subscribe("rt/early", qos: .atLeastOnce)
+        try await client.publish("rt/early", string: "hello")
+        #expect(try await messages.first(1).map(\.string) == ["hello"])
+        await client.shutdown(); await broker.shutdown()
     }
 }
