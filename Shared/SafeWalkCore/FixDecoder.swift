@@ -46,12 +46,9 @@ public enum FixDecoder {
         }
     }
 
-    /// Shared: decoding keeps no state between calls, and making a decoder per fix is not free.
-    private static let decoder = JSONDecoder()
-
     private static func decodeMapped<T: Decodable>(_ type: T.Type, _ data: Data) throws(FixRejection) -> T {
         do {
-            return try decoder.decode(type, from: data)
+            return try SafeWalkJSON.sharedDecoder.decode(type, from: data)
         } catch let version as VersionProblem {
             throw version == .missing ? .missingVersion : .unsupportedVersion
         } catch {

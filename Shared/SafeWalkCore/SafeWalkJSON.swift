@@ -18,9 +18,14 @@ public enum SafeWalkJSON {
         JSONDecoder()
     }
 
-    /// Encodes a payload with ``encoder()``.
+    /// One encoder and one decoder for every payload: they keep no state between calls, and
+    /// making one per message is measurable on the hot paths (ingest, watchdog).
+    static let sharedEncoder = encoder()
+    static let sharedDecoder = decoder()
+
+    /// Encodes a payload with the settings of ``encoder()``.
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
-        try encoder().encode(value)
+        try sharedEncoder.encode(value)
     }
 
     /// Decodes a payload after checking its size, mapping every failure to a ``PayloadError``.
@@ -29,7 +34,7 @@ public enum SafeWalkJSON {
     ) throws(PayloadError) -> T {
         try PayloadError.checkSize(data, maxBytes: maxBytes)
         do {
-            return try decoder().decode(type, from: data)
+            return try sharedDecoder.decode(type, from: data)
         } catch {
             throw PayloadError(decoding: error)
         }

@@ -25,12 +25,11 @@ public struct OutboxRow: Hashable, Sendable {
     public var item: OutboxItem
 }
 
-/// Turns a step's actions into outbox items with fresh ids. Owned by one task: it keeps one
-/// `JSONEncoder` (making one per payload costs more than the encoding).
+/// Turns a step's actions into outbox items with fresh ids. Payloads are encoded with
+/// `SafeWalkJSON.encode`, whose one shared encoder avoids making one per payload.
 public struct OutboxComposer {
     public var prefix: String
     public var makeID: @Sendable () -> String
-    private let encoder = SafeWalkJSON.encoder()
 
     public init(prefix: String, makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
         self.prefix = prefix
@@ -43,18 +42,18 @@ public struct OutboxComposer {
             case .publishStatus(let status):
                 return OutboxItem(key: "status/\(walker)", kind: .status, walker: walker,
                                   topic: Topic.status(walker).name(prefix: prefix),
-                                  payload: try encoder.encode(status), retain: true, createdAt: now)
+                                  payload: try SafeWalkJSON.encode(status), retain: true, createdAt: now)
             case .prompt(let at, let replyBy):
                 let id = makeID()
                 return OutboxItem(key: id, kind: .prompt, walker: walker,
                                   topic: Topic.prompt(walker).name(prefix: prefix),
-                                  payload: try encoder.encode(CheckInPrompt(id: id, at: at, replyBy: replyBy)),
+                                  payload: try SafeWalkJSON.encode(CheckInPrompt(id: id, at: at, replyBy: replyBy)),
                                   retain: false, createdAt: now)
             case .escalate(let draft):
                 let id = makeID()
                 return OutboxItem(key: id, kind: .escalation, walker: walker,
                                   topic: Topic.escalation(walker).name(prefix: prefix),
-                                  payload: try encoder.encode(draft.event(id: id, walker: walker)),
+                                  payload: try SafeWalkJSON.encode(draft.event(id: id, walker: walker)),
                                   retain: false, createdAt: now)
             }
         }
