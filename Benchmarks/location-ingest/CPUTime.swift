@@ -11,3 +11,14 @@ func processCPUSeconds() -> Double {
     func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
     return s(usage.ru_utime) + s(usage.ru_stime)
 }
+
+/// CPU seconds (user + system) another process has used so far, from `/proc/<pid>/stat`
+/// (fields 14 and 15, in clock ticks): the broker's share of each phase.
+func processCPUSeconds(pid: pid_t) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let afterName = stat.lastIndex(of: ")") else { return .nan }
+    // Fields after the command name start at field 3 (state).
+    let fields = stat[stat.index(after: afterName)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}

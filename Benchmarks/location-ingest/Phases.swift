@@ -67,7 +67,9 @@ func ingestPhase(_ messages: [MQTTMessage], port: Int, publishers: Int, dataDire
     async throws -> (seconds: Double, stats: IngestStats.Snapshot, rows: Int, highWater: Int) {
     var logger = Logger(label: "bench.ingest")
     logger.logLevel = .warning
-    let client = try await connect("bench-location-ingest", port: port, cleanSession: false)
+    // A clean session: a persistent one would make the broker queue every later round's
+    // messages for this client after it left (production ingest keeps its session).
+    let client = try await connect("bench-location-ingest", port: port, cleanSession: true)
     let store = try TrackStore.open(directory: dataDirectory, logger: logger)
     let settings = IngestSettings()
     let stats = IngestStats()

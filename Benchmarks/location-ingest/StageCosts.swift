@@ -17,7 +17,10 @@ func stageCosts(_ messages: [MQTTMessage], directory: URL) async throws -> (deci
     }
     let store = try TrackStore.open(directory: directory, logger: Logger(label: "bench.stages"))
     let begin = clock.now
-    for plan in plans { try await store.save(history: plan.history, tracks: plan.tracks) }
+    for plan in plans {
+        try await store.save(history: plan.history, tracks: plan.tracks)
+        if store.compactionDue { try await store.compact() }
+    }
     return (seconds(decide), seconds(clock.now - begin))
 }
 

@@ -22,13 +22,17 @@ func run() async throws -> Bool {
     for round in 1...rounds {
         let rawMessages = generator.messages(now: Date().timeIntervalSince1970, seed: UInt64(round))
         let rawCPU = processCPUSeconds()
+        let rawBrokerCPU = processCPUSeconds(pid: broker.process.pid)
         let raw = try await rawPhase(rawMessages, port: broker.port, publishers: publishers)
         let rawCPUPerFix = 1e6 * (processCPUSeconds() - rawCPU) / Double(total)
+        let rawBrokerCPUPerFix = 1e6 * (processCPUSeconds(pid: broker.process.pid) - rawBrokerCPU) / Double(total)
         let dataDirectory = broker.directory.appendingPathComponent("ingest-\(round)")
         let ingestMessages = generator.messages(now: Date().timeIntervalSince1970, seed: UInt64(round))
         let ingestCPU = processCPUSeconds()
+        let ingestBrokerCPU = processCPUSeconds(pid: broker.process.pid)
         let ingest = try await ingestPhase(ingestMessages, port: broker.port, publishers: publishers, dataDirectory: dataDirectory)
         let ingestCPUPerFix = 1e6 * (processCPUSeconds() - ingestCPU) / Double(total)
+        let ingestBrokerCPUPerFix = 1e6 * (processCPUSeconds(pid: broker.process.pid) - ingestBrokerCPU) / Double(total)
         let rawRate = Double(raw.received) / raw.seconds
         let ingestRate = Double(ingest.stats.stored) / ingest.seconds
         let s = ingest.stats
@@ -41,6 +45,8 @@ func run() async throws -> Bool {
         print(String(format: "round %d  ratio ingest/raw: %.1f %%", round, 100 * ingestRate / rawRate))
         print(String(format: "round %d  CPU of this process (publishers + subscriber side) per fix: raw phase %.1f µs, ingest phase %.1f µs",
                      round, rawCPUPerFix, ingestCPUPerFix))
+        print(String(format: "round %d  CPU of the broker per fix: raw phase %.1f µs, ingest phase %.1f µs",
+                     round, rawBrokerCPUPerFix, ingestBrokerCPUPerFix))
         ok = ok && raw.received == total && s.accepted == total && ingest.rows == total
     }
     let costs = try await stageCosts(generator.messages(now: Date().timeIntervalSince1970, seed: 99),

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import LocationIngestKit
+import Logging
 import SafeWalkCore
 import SafeWalkMQTT
 import TestSupport
@@ -116,8 +118,8 @@ import Testing
         #expect(seen.last?.lastMovedAt == t - 20)
         #expect(try await ingest.stop(process) == 0)
         // The replayed fixes are history all the same (the exact duplicate only once).
-        let db = try DatabaseQueue(path: ingest.dataDirectory.appendingPathComponent("location-ingest.sqlite").path)
-        #expect(try await db.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM fix") } == 6)
+        let store = try TrackStore.open(directory: ingest.dataDirectory, logger: Logger(label: "test"))
+        #expect(try store.historyCount() == 6)
         await client.shutdown()
         await broker.shutdown()
     }

@@ -28,4 +28,29 @@ import Testing
         #expect(await mailbox.take() == [1, 2, 3])
         #expect(await mailbox.take() == nil)
     }
+
+    @Test func aPacedConsumerMergesWhatArrivesDuringItsRest() async {
+        let clock = ManualClock()
+        let mailbox = Mailbox<[Int]>(merge: { $0 += $1 })
+        let (calls, record) = AsyncStream.makeStream(of: [Int].self)
+        let consumer = Task {
+            await mailbox.consume(pacedBy: .milliseconds(500), on: clock) { record.yield($0) }
+            record.finish()
+        }
+        var seen = calls.makeAsyncIterator()
+        mailbox.offer([1])
+        #expect(await seen.next() == [1], "idle: handled at once")
+        await clock.waitForSleeper()
+        mailbox.offer([2])
+        mailbox.offer([3])
+        clock.advance(by: .milliseconds(499))
+        mailbox.offer([4])
+        clock.advance(by: .milliseconds(1))
+        #expect(await seen.next() == [2, 3, 4], "one call for everything offered during the rest")
+        mailbox.finish()
+        await clock.waitForSleeper()
+        clock.advance(by: .milliseconds(500))
+        #expect(await seen.next() == nil)
+        await consumer.value
+    }
 }

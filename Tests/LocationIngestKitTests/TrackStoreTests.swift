@@ -64,3 +64,41 @@ final class CommitCounter: TransactionObserver, Sendable {
         #expect(try store.history(of: Fixtures.alice).map(\.tst) == (4..<10).map { t0 + Double($0) })
     }
 }
+
+@Suite struct TrackStoreCompactionTests {
+    let t0 = Fixtures.now
+
+    func rows(_ range: Range<Int>) -> [HistoryRow] {
+        range.map { HistoryRow(walker: Fixtures.alice, fix: LocationFix(lat: 30, lon: -97, tst: t0 + Double($0), acc: 5), receivedAt: t0) }
+    }
+
+    func count(_ table: String, _ pool: DatabasePool) throws -> Int {
+        try pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+    }
+
+    @Test func appendedHistoryMovesIntoTheClusteredTableOnceDueAndReplaysStayOnce() async throws {
+        let (pool, _) = try SQLiteStore.temporary(migrator: TrackStore.migrator)
+        let store = TrackStore(pool: pool, compactionThreshold: 10)
+        try await store.save(history: rows(0..<6), tracks: [:])
+        #expect(!store.compactionDue)
+        try await store.save(history: rows(3..<8), tracks: [:])  // 3, 4, 5 replayed
+        #expect(store.compactionDue)
+        #expect(try store.historyCount() == 8, "reads see the log before compaction, each fix once")
+        #expect(try await store.compact() == 11)
+        #expect(!store.compactionDue)
+        #expect(try count("fix_log", pool) == 0)
+        #expect(try count("fix", pool) == 8)
+        let track = WalkerTrack(last: LocationFix(lat: 30, lon: -97, tst: t0 + 8, acc: 5),
+                                anchor: MovementAnchor(lat: 30, lon: -97, acc: 5, tst: t0, movedAt: t0))
+        try await store.save(history: rows(7..<9), tracks: [Fixtures.alice: track])  // 7 replayed across the two tables
+        #expect(try store.history(of: Fixtures.alice).map(\.tst) == (0..<9).map { t0 + Double($0) })
+        #expect(try await store.prune(olderThan: t0 + 8) == 9, "pruning reaches both tables (rows, 7 twice)")
+        #expect(try store.history(of: Fixtures.alice).map(\.tst) == [t0 + 8])
+    }
+
+    @Test func aRestartedStoreKnowsHowMuchItsLogHolds() async throws {
+        let (pool, _) = try SQLiteStore.temporary(migrator: TrackStore.migrator)
+        try await TrackStore(pool: pool, compactionThreshold: 10).save(history: rows(0..<12), tracks: [:])
+        #expect(TrackStore(pool: pool, compactionThreshold: 10).compactionDue)
+    }
+}

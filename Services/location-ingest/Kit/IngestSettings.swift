@@ -11,19 +11,26 @@ public struct IngestSettings: Sendable, Hashable {
     public var retention: Double
     /// How often old history is pruned, in seconds.
     public var pruneInterval: Double
+    /// The shortest time between two rounds of retained position publishes, in seconds: under
+    /// load a walker's fixes within it become one position (the newest; movement kept).
+    public var positionInterval: Double
+
+    public static let defaultPositionInterval = 0.5
 
     public static let defaultRetention: Double = 30 * 24 * 3600
 
     public init(policy: FixPolicy = FixPolicy(), movement: MovementRule = MovementRule(),
-                retention: Double = IngestSettings.defaultRetention, pruneInterval: Double = 3600) {
+                retention: Double = IngestSettings.defaultRetention, pruneInterval: Double = 3600,
+                positionInterval: Double = IngestSettings.defaultPositionInterval) {
         self.policy = policy
         self.movement = movement
         self.retention = retention
         self.pruneInterval = pruneInterval
+        self.positionInterval = positionInterval
     }
 
     /// Reads `SAFEWALK_FIX_MAX_BYTES`, `SAFEWALK_FIX_MAX_AGE`, `SAFEWALK_FIX_MAX_FUTURE`,
-    /// `SAFEWALK_HISTORY_RETENTION` and `SAFEWALK_HISTORY_PRUNE_INTERVAL`.
+    /// `SAFEWALK_HISTORY_RETENTION`, `SAFEWALK_HISTORY_PRUNE_INTERVAL` and `SAFEWALK_POSITION_INTERVAL`.
     public init(configuration: ServiceConfiguration) throws(ConfigurationError) {
         let env = configuration.environment
         let defaults = FixPolicy()
@@ -34,6 +41,7 @@ public struct IngestSettings: Sendable, Hashable {
                 maxFutureSkew: try env.seconds("SAFEWALK_FIX_MAX_FUTURE", default: defaults.maxFutureSkew)),
             movement: MovementRule(thresholdMeters: configuration.thresholds.movementMeters),
             retention: try env.seconds("SAFEWALK_HISTORY_RETENTION", default: Self.defaultRetention),
-            pruneInterval: try env.seconds("SAFEWALK_HISTORY_PRUNE_INTERVAL", default: 3600))
+            pruneInterval: try env.seconds("SAFEWALK_HISTORY_PRUNE_INTERVAL", default: 3600),
+            positionInterval: try env.seconds("SAFEWALK_POSITION_INTERVAL", default: Self.defaultPositionInterval))
     }
 }

@@ -19,7 +19,8 @@ public enum LocationIngest {
         let subscriptions = try await LocationIngestService.subscribe(bus: context.bus, prefix: configuration.topicPrefix)
         let ingest = LocationIngestService(bus: context.bus, prefix: configuration.topicPrefix, core: core,
                                            store: store, reporter: reporter, stats: stats, logger: context.logger,
-                                           subscriptions: subscriptions)
+                                           subscriptions: subscriptions,
+                                           positionInterval: .seconds(settings.positionInterval))
         let pruner = HistoryPruner(store: store, retention: settings.retention,
                                    interval: .seconds(settings.pruneInterval), clock: ContinuousClock(),
                                    now: { Date().timeIntervalSince1970 }, logger: context.logger)

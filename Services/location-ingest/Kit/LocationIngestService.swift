@@ -11,7 +11,7 @@ import ServiceLifecycle
 ///    (``IngestCore``) and its rejections reported;
 /// 2. one writer stores everything decided since its last commit in ONE transaction;
 /// 3. one publisher sends, after the commit, the newest retained `{p}/{w}/position` of every
-///    walker that advanced, all at once (QoS 1).
+///    walker that advanced, all at once (QoS 1), at most once per `positionInterval`.
 /// Under load stages 2 and 3 merge what piled up, so bursts become bigger batches, not a
 /// growing delay per message.
 public struct LocationIngestService: Service {
@@ -24,14 +24,17 @@ public struct LocationIngestService: Service {
     let logger: Logger
     let now: @Sendable () -> EpochSeconds
     let subscriptions: [MQTTSubscription]
+    let positionInterval: Duration
 
     /// - Parameter subscriptions: made beforehand with ``subscribe(bus:prefix:)`` so the service is
     ///   listening before it announces `online`; when empty, `run()` subscribes itself.
     public init(bus: any MessageBus, prefix: String, core: IngestCore, store: TrackStore,
                 reporter: RejectionReporter, stats: IngestStats, logger: Logger,
                 subscriptions: [MQTTSubscription] = [],
+                positionInterval: Duration = .seconds(IngestSettings.defaultPositionInterval),
                 now: @escaping @Sendable () -> EpochSeconds = { Date().timeIntervalSince1970 }) {
         self.subscriptions = subscriptions
+        self.positionInterval = positionInterval
         self.bus = bus
         self.prefix = prefix
         self.core = core
@@ -55,11 +58,14 @@ public struct LocationIngestService: Service {
         let positions = Mailbox<[WalkerID: PositionUpdate]>(merge: PositionPublisher.merge)
         await withDiscardingTaskGroup { group in
             group.addTask {
-                while let latest = await positions.take() { await publisher.publish(latest) }
+                // A retained position only matters as the latest: under load each walker gets at
+                // most one per interval, the newest, with any movement kept (see merge).
+                await positions.consume(pacedBy: positionInterval, on: ContinuousClock()) { await publisher.publish($0) }
             }
             group.addTask {
                 while let plans = await writes.take() {
                     positions.offer(await store(plans))
+                    await compactIfDue()
                 }
                 positions.finish()
             }
@@ -97,6 +103,19 @@ public struct LocationIngestService: Service {
             logger.debug("non-location OwnTracks message ignored", metadata: ["walker": "\(walker)", "type": "\(type)"])
         }
         return plan
+    }
+
+    /// Between commits, after the positions went to the publisher: moves the appended history
+    /// into its walker-clustered table once enough has piled up (see ``TrackStore``).
+    private func compactIfDue() async {
+        guard store.compactionDue else { return }
+        do {
+            let moved = try await store.compact()
+            logger.debug("history compacted", metadata: ["fixes": "\(moved)"])
+        } catch {
+            // The fixes stay in the log, readable and retried at the next commit.
+            logger.error("history compaction failed", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Stage 2: one transaction for all `plans`; returns the positions to publish.

@@ -3,14 +3,29 @@ import GRDB
 import Logging
 import SafeWalkCore
 import SafeWalkStorage
+import Synchronization
 
 /// location-ingest's SQLite file: every walker's history and current track.
+///
+/// History is written in two steps, because a burst from many walkers would otherwise touch one
+/// B-tree page per fix: each batch is APPENDED to `fix_log` (rowid order, a few pages per
+/// commit), and once the log holds ``compactionThreshold`` fixes they move in one sorted pass
+/// into `fix`, which is clustered by walker and time (a walker's track is one key range, an
+/// exact replay of a stored fix is dropped there). Reads look at both tables.
 public final class TrackStore: Sendable {
     public static let fileName = "location-ingest.sqlite"
+    /// Fixes in `fix_log` that trigger a compaction (measured: appending costs ~1.5 µs/fix
+    /// against ~10 µs/fix for inserting straight into `fix`; compacting 50,000 at once ~1.7 µs/fix).
+    public static let defaultCompactionThreshold = 50_000
     let pool: DatabasePool
+    let compactionThreshold: Int
+    /// Rows appended to `fix_log` since the last compaction (approximate after a restart: counted at open).
+    private let logRows: Mutex<Int>
 
-    public init(pool: DatabasePool) {
+    public init(pool: DatabasePool, compactionThreshold: Int = TrackStore.defaultCompactionThreshold) {
         self.pool = pool
+        self.compactionThreshold = compactionThreshold
+        self.logRows = Mutex((try? pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fix_log") }) ?? 0)
     }
 
     /// Opens (creating and migrating) `location-ingest.sqlite` in `directory`.
@@ -24,7 +39,7 @@ public final class TrackStore: Sendable {
         migrator.registerMigration("v1") { db in
             // Clustered by walker then time: a walker's track is one range, an exact replay of a
             // stored fix is a no-op (INSERT OR IGNORE), and pruning is a range per walker, so no
-            // second index has to be kept up to date on the hot path.
+            // second index has to be kept up to date.
             try db.execute(sql: """
                 CREATE TABLE fix (
                     walker TEXT NOT NULL, tst REAL NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL,
@@ -38,6 +53,14 @@ public final class TrackStore: Sendable {
                     anchorTst REAL NOT NULL, anchorMovedAt REAL NOT NULL);
                 """)
         }
+        migrator.registerMigration("v2-fix-log") { db in
+            // Append-only, no index: the hot path (see the type's comment).
+            try db.execute(sql: """
+                CREATE TABLE fix_log (
+                    walker TEXT NOT NULL, tst REAL NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL,
+                    acc REAL, alt REAL, vel REAL, batt REAL, receivedAt REAL NOT NULL);
+                """)
+        }
         return migrator
     }
 
@@ -45,15 +68,15 @@ public final class TrackStore: Sendable {
     public func save(history: [HistoryRow], tracks: [WalkerID: WalkerTrack]) async throws {
         guard !history.isEmpty || !tracks.isEmpty else { return }
         try await pool.write { db in
-            let insert = try db.cachedStatement(sql: """
-                INSERT OR IGNORE INTO fix (walker, tst, lat, lon, acc, alt, vel, batt, receivedAt)
+            let append = try db.cachedStatement(sql: """
+                INSERT INTO fix_log (walker, tst, lat, lon, acc, alt, vel, batt, receivedAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for row in history {
                 let f = row.fix
-                insert.setUncheckedArguments([row.walker.rawValue, f.tst, f.lat, f.lon, f.acc, f.alt, f.vel,
+                append.setUncheckedArguments([row.walker.rawValue, f.tst, f.lat, f.lon, f.acc, f.alt, f.vel,
                                               f.batt, row.receivedAt])
-                try insert.execute()
+                try append.execute()
             }
             // Only ever moves a track forward, whatever order concurrent batches commit in.
             let upsert = try db.cachedStatement(sql: """
@@ -75,6 +98,27 @@ public final class TrackStore: Sendable {
                                                a.lat, a.lon, a.acc, a.tst, a.movedAt])
             }
         }
+        logRows.withLock { $0 += history.count }
+    }
+
+    /// Whether `fix_log` has grown to ``compactionThreshold``.
+    public var compactionDue: Bool { logRows.withLock { $0 } >= compactionThreshold }
+
+    /// Moves everything in `fix_log` into `fix` in one sorted pass and one transaction (exact
+    /// replays dropped); returns how many rows left the log.
+    @discardableResult
+    public func compact() async throws -> Int {
+        let moved = try await pool.write { db in
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO fix (walker, tst, lat, lon, acc, alt, vel, batt, receivedAt)
+                SELECT walker, tst, lat, lon, acc, alt, vel, batt, receivedAt FROM fix_log
+                ORDER BY walker, tst, lat, lon
+                """)
+            try db.execute(sql: "DELETE FROM fix_log")
+            return db.changesCount
+        }
+        logRows.withLock { $0 = max(0, $0 - moved) }
+        return moved
     }
 
     /// Every walker's track, as persisted. Rows with an id that is no longer valid are skipped.
@@ -93,30 +137,44 @@ public final class TrackStore: Sendable {
         }
     }
 
-    /// Deletes history older than `cutoff` (by `tst`); returns how many fixes went. Every
-    /// stored fix belongs to a walker with a track, so one key range per tracked walker covers all.
+    /// Deletes history older than `cutoff` (by `tst`); returns how many rows went (a replay
+    /// not yet compacted counts twice). Every
+    /// stored fix belongs to a walker with a track, so one key range per tracked walker covers
+    /// `fix`; the log is small (at most one compaction's worth) and is scanned.
     @discardableResult
     public func prune(olderThan cutoff: EpochSeconds) async throws -> Int {
-        try await pool.write { db in
+        let (removed, fromLog) = try await pool.write { db in
             let delete = try db.cachedStatement(sql: "DELETE FROM fix WHERE walker = ? AND tst < ?")
             var removed = 0
             for walker in try String.fetchAll(db, sql: "SELECT walker FROM track") {
                 try delete.execute(arguments: [walker, cutoff])
                 removed += db.changesCount
             }
-            return removed
+            try db.execute(sql: "DELETE FROM fix_log WHERE tst < ?", arguments: [cutoff])
+            return (removed + db.changesCount, db.changesCount)
+        }
+        logRows.withLock { $0 = max(0, $0 - fromLog) }
+        return removed
+    }
+
+    /// How many distinct fixes history holds (all walkers, both tables).
+    public func historyCount() throws -> Int {
+        try pool.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM (SELECT walker, tst, lat, lon FROM fix
+                                      UNION SELECT walker, tst, lat, lon FROM fix_log)
+                """) ?? 0
         }
     }
 
-    /// How many fixes history holds (all walkers).
-    public func historyCount() throws -> Int {
-        try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fix") ?? 0 }
-    }
-
-    /// One walker's history, oldest first.
+    /// One walker's history, oldest first, each fix once.
     public func history(of walker: WalkerID) throws -> [LocationFix] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM fix WHERE walker = ? ORDER BY tst", arguments: [walker.rawValue])
+            try Row.fetchAll(db, sql: """
+                SELECT tst, lat, lon, acc, alt, vel, batt FROM fix WHERE walker = ?
+                UNION SELECT tst, lat, lon, acc, alt, vel, batt FROM fix_log WHERE walker = ?
+                ORDER BY tst
+                """, arguments: [walker.rawValue, walker.rawValue])
                 .map { LocationFix(lat: $0["lat"], lon: $0["lon"], tst: $0["tst"], acc: $0["acc"],
                                    alt: $0["alt"], vel: $0["vel"], batt: $0["batt"]) }
         }
