@@ -7,6 +7,11 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
     let now = 1_800_000_000.0
     _ = try? FixDecoder.decode(data, now: now, policy: FixPolicy())
+    // Differential: whatever the fast scanner accepts, Foundation's decoder reads the same.
+    if let fast = data.withUnsafeBytes(FlatFixScanner.scan),
+       (try? FixDecoder.parseWithFoundation(data)) != .fix(fast) {
+        fatalError("FlatFixScanner and JSONDecoder disagree on \(String(decoding: data, as: UTF8.self))")
+    }
     _ = try? SafeWalkJSON.decode(Action.self, from: data, maxBytes: 64 * 1024)
     _ = try? SafeWalkJSON.decode(Reply.self, from: data, maxBytes: 64 * 1024)
     _ = try? SafeWalkJSON.decode(PositionUpdate.self, from: data, maxBytes: 64 * 1024)
