@@ -19,6 +19,8 @@ func run() async throws -> Bool {
     let broker = try await BenchBroker()
     print("location-ingest-bench: \(total) OwnTracks fixes (QoS 1) from \(walkers) walkers, \(publishers) publisher connections, broker 127.0.0.1:\(broker.port)")
     var ok = true
+    var ratios: [Double] = []
+    var cpuRatios: [Double] = []
     for round in 1...rounds {
         let rawMessages = generator.messages(now: Date().timeIntervalSince1970, seed: UInt64(round))
         let rawCPU = processCPUSeconds()
@@ -47,12 +49,25 @@ func run() async throws -> Bool {
                      round, rawCPUPerFix, ingestCPUPerFix))
         print(String(format: "round %d  CPU of the broker per fix: raw phase %.1f µs, ingest phase %.1f µs",
                      round, rawBrokerCPUPerFix, ingestBrokerCPUPerFix))
+        ratios.append(ingestRate / rawRate)
+        // What the rates would be on an otherwise idle CPU-bound machine: CPU per fix of
+        // everything in the path (publishers, broker, subscriber) in each phase.
+        cpuRatios.append((rawCPUPerFix + rawBrokerCPUPerFix) / (ingestCPUPerFix + ingestBrokerCPUPerFix))
         ok = ok && raw.received == total && s.accepted == total && ingest.rows == total
+    }
+    if rounds > 1 {
+        func summary(_ values: [Double]) -> String {
+            let sorted = values.sorted()
+            return String(format: "median %.1f %% (min %.1f %%, max %.1f %%)", 100 * sorted[sorted.count / 2],
+                          100 * sorted[0], 100 * sorted[sorted.count - 1])
+        }
+        print("all \(rounds) rounds  ratio ingest/raw: \(summary(ratios)); CPU-per-fix ratio raw/ingest (publishers + broker + subscriber): \(summary(cpuRatios))")
     }
     let costs = try await stageCosts(generator.messages(now: Date().timeIntervalSince1970, seed: 99),
                                      directory: broker.directory.appendingPathComponent("stages"))
-    print(String(format: "stage costs without broker (one thread each): decode+decide %.2f s = %.1f µs/fix; SQLite store %.2f s = %.1f µs/fix",
-                 costs.decide, 1e6 * costs.decide / Double(total), costs.store, 1e6 * costs.store / Double(total)))
+    print(String(format: "stage costs without broker (CPU seconds, one thread each): decode+decide %.2f s = %.1f µs/fix; SQLite store %.2f s = %.1f µs/fix; later compaction (when quiet) %.2f s = %.1f µs/fix",
+                 costs.decide, 1e6 * costs.decide / Double(total), costs.store, 1e6 * costs.store / Double(total),
+                 costs.compact, 1e6 * costs.compact / Double(total)))
     let complaints = broker.log.split(separator: "\n").filter { $0.contains("dropped") }
     print("broker dropped-message warnings: \(complaints.count)")
     await broker.stop()

@@ -21,13 +21,17 @@ public enum FixValidator {
     public static func validate(
         _ fix: LocationFix, now: EpochSeconds, policy: FixPolicy = FixPolicy()
     ) throws(FixRejection) {
-        let numbers: [(String, Double?)] = [
-            ("lat", fix.lat), ("lon", fix.lon), ("tst", fix.tst), ("acc", fix.acc),
-            ("alt", fix.alt), ("vel", fix.vel), ("batt", fix.batt),
-        ]
-        for case (let name, let value?) in numbers where !value.isFinite {
-            throw .nonFinite(name)
+        // Field by field rather than through an array: this runs for every fix ingested.
+        func check(_ value: Double?, _ name: String) throws(FixRejection) {
+            if let value, !value.isFinite { throw .nonFinite(name) }
         }
+        try check(fix.lat, "lat")
+        try check(fix.lon, "lon")
+        try check(fix.tst, "tst")
+        try check(fix.acc, "acc")
+        try check(fix.alt, "alt")
+        try check(fix.vel, "vel")
+        try check(fix.batt, "batt")
         guard (-90.0...90.0).contains(fix.lat) else { throw .latitudeOutOfRange }
         guard (-180.0...180.0).contains(fix.lon) else { throw .longitudeOutOfRange }
         if let acc = fix.acc, acc < 0 { throw .invalidAccuracy }

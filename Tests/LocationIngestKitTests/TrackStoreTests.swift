@@ -78,14 +78,14 @@ final class CommitCounter: TransactionObserver, Sendable {
 
     @Test func appendedHistoryMovesIntoTheClusteredTableOnceDueAndReplaysStayOnce() async throws {
         let (pool, _) = try SQLiteStore.temporary(migrator: TrackStore.migrator)
-        let store = TrackStore(pool: pool, compactionThreshold: 10)
+        let store = TrackStore(pool: pool, logLimit: 10)
         try await store.save(history: rows(0..<6), tracks: [:])
-        #expect(!store.compactionDue)
+        #expect(!store.logIsFull)
         try await store.save(history: rows(3..<8), tracks: [:])  // 3, 4, 5 replayed
-        #expect(store.compactionDue)
+        #expect(store.logIsFull)
         #expect(try store.historyCount() == 8, "reads see the log before compaction, each fix once")
         #expect(try await store.compact() == 11)
-        #expect(!store.compactionDue)
+        #expect(!store.logIsFull)
         #expect(try count("fix_log", pool) == 0)
         #expect(try count("fix", pool) == 8)
         let track = WalkerTrack(last: LocationFix(lat: 30, lon: -97, tst: t0 + 8, acc: 5),
@@ -98,7 +98,7 @@ final class CommitCounter: TransactionObserver, Sendable {
 
     @Test func aRestartedStoreKnowsHowMuchItsLogHolds() async throws {
         let (pool, _) = try SQLiteStore.temporary(migrator: TrackStore.migrator)
-        try await TrackStore(pool: pool, compactionThreshold: 10).save(history: rows(0..<12), tracks: [:])
-        #expect(TrackStore(pool: pool, compactionThreshold: 10).compactionDue)
+        try await TrackStore(pool: pool, logLimit: 10).save(history: rows(0..<12), tracks: [:])
+        #expect(TrackStore(pool: pool, logLimit: 10).logIsFull)
     }
 }

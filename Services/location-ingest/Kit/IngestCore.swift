@@ -91,7 +91,7 @@ public final class IngestCore: Sendable {
                     plan.accepted += 1
                     tracks[walker] = track
                     plan.tracks[walker] = track
-                    PositionPublisher.merge(&plan.positions, [walker: update])
+                    PositionPublisher.merge(&plan.positions, walker, update)
                 }
                 plan.history.append(HistoryRow(walker: walker, fix: fix, receivedAt: now))
             }

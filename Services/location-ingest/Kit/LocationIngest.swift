@@ -5,7 +5,8 @@ import ServiceLifecycle
 
 /// Builds location-ingest's parts from a ``ServiceContext``.
 public enum LocationIngest {
-    /// Opens the store, reloads every walker's track and returns the ingest loop and the pruner.
+    /// Opens the store, reloads every walker's track and returns the ingest loop, the pruner and
+    /// the history compactor.
     /// Subscribes before returning, so `online` on the status topic means "listening".
     public static func services(_ context: ServiceContext, stats: IngestStats = IngestStats()) async throws -> [any Service] {
         let configuration = context.configuration
@@ -24,6 +25,8 @@ public enum LocationIngest {
         let pruner = HistoryPruner(store: store, retention: settings.retention,
                                    interval: .seconds(settings.pruneInterval), clock: ContinuousClock(),
                                    now: { Date().timeIntervalSince1970 }, logger: context.logger)
-        return [ingest, pruner]
+        let compactor = HistoryCompactor(store: store, interval: .seconds(2), clock: ContinuousClock(),
+                                         logger: context.logger)
+        return [ingest, pruner, compactor]
     }
 }

@@ -105,10 +105,11 @@ public struct LocationIngestService: Service {
         return plan
     }
 
-    /// Between commits, after the positions went to the publisher: moves the appended history
-    /// into its walker-clustered table once enough has piled up (see ``TrackStore``).
+    /// Between commits, after the positions went to the publisher: under load that never lets
+    /// ``HistoryCompactor`` find a quiet moment, moves the appended history into its
+    /// walker-clustered table once the log is full (see ``TrackStore``).
     private func compactIfDue() async {
-        guard store.compactionDue else { return }
+        guard store.logIsFull else { return }
         do {
             let moved = try await store.compact()
             logger.debug("history compacted", metadata: ["fixes": "\(moved)"])

@@ -13,15 +13,17 @@ struct PositionPublisher: Sendable {
     /// `moved` stays true if any merged update moved, so coalescing never hides movement
     /// (`lastMovedAt` is the newest's, which is the latest).
     @Sendable static func merge(_ into: inout [WalkerID: PositionUpdate], _ other: [WalkerID: PositionUpdate]) {
-        for (walker, update) in other {
-            guard let existing = into[walker] else {
-                into[walker] = update
-                continue
-            }
-            var newest = existing.fix.tst > update.fix.tst ? existing : update
-            newest.moved = existing.moved || update.moved
-            into[walker] = newest
+        for (walker, update) in other { merge(&into, walker, update) }
+    }
+
+    static func merge(_ into: inout [WalkerID: PositionUpdate], _ walker: WalkerID, _ update: PositionUpdate) {
+        guard let existing = into[walker] else {
+            into[walker] = update
+            return
         }
+        var newest = existing.fix.tst > update.fix.tst ? existing : update
+        newest.moved = existing.moved || update.moved
+        into[walker] = newest
     }
 
     /// All concurrently: awaiting each PUBACK in turn would cap ingest at one round trip per walker.
