@@ -25,8 +25,9 @@ public struct OutboxRow: Hashable, Sendable {
     public var item: OutboxItem
 }
 
-/// Turns a step's actions into outbox items with fresh ids. Payloads are encoded with
-/// `SafeWalkJSON.encode`, whose one shared encoder avoids making one per payload.
+/// Turns a step's actions into outbox items with fresh ids. Statuses and escalations, written
+/// at every deadline, use their hand-written `jsonPayload()` (same bytes, ~10× faster than
+/// `JSONEncoder`); prompts use `SafeWalkJSON.encode`.
 public struct OutboxComposer {
     public var prefix: String
     public var makeID: @Sendable () -> String
@@ -42,7 +43,7 @@ public struct OutboxComposer {
             case .publishStatus(let status):
                 return OutboxItem(key: "status/\(walker)", kind: .status, walker: walker,
                                   topic: Topic.status(walker).name(prefix: prefix),
-                                  payload: try SafeWalkJSON.encode(status), retain: true, createdAt: now)
+                                  payload: try status.jsonPayload(), retain: true, createdAt: now)
             case .prompt(let at, let replyBy):
                 let id = makeID()
                 return OutboxItem(key: id, kind: .prompt, walker: walker,
@@ -53,7 +54,7 @@ public struct OutboxComposer {
                 let id = makeID()
                 return OutboxItem(key: id, kind: .escalation, walker: walker,
                                   topic: Topic.escalation(walker).name(prefix: prefix),
-                                  payload: try SafeWalkJSON.encode(draft.event(id: id, walker: walker)),
+                                  payload: try draft.event(id: id, walker: walker).jsonPayload(),
                                   retain: false, createdAt: now)
             }
         }
