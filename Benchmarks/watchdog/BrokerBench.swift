@@ -14,7 +14,10 @@ import WatchdogKit
 /// publishes the same two QoS 1 messages per deadline (a retained status and an escalation).
 enum BrokerBench {
     static func run(walkers count: Int, window: Double, lead: Double) async throws -> Bool {
-        let broker = try await MosquittoBroker.start(extraConfig: "max_queued_messages 2000000")
+        // Production logging (not every packet) and production in-flight window; a queue big
+        // enough that the observer's backlog is never dropped.
+        let broker = try await MosquittoBroker.start(extraConfig: "max_queued_messages 2000000\nmax_inflight_messages 100",
+                                                     logPackets: false)
         defer { Task { await broker.shutdown() } }
         print("watchdog-bench broker: \(count) walkers, deadlines spread over \(window) s, broker 127.0.0.1:\(broker.port)")
         var logger = Logger(label: "bench")

@@ -15,13 +15,15 @@ public actor MosquittoBroker {
     /// - Parameters:
     ///   - persistence: keep sessions and QoS 1 messages across `restart()`.
     ///   - extraConfig: lines appended to the generated config (auth, ACLs, limits).
-    public init(persistence: Bool = false, extraConfig: String = "") throws {
+    ///   - logPackets: log every packet (what tests want when they fail); benchmarks turn it
+    ///     off and log what the production config logs, or logging becomes the bottleneck.
+    public init(persistence: Bool = false, extraConfig: String = "", logPackets: Bool = true) throws {
         try self.init { port, directory in
             [
                 "listener \(port) 127.0.0.1",
                 "allow_anonymous true",
                 "log_dest file \(directory.path)/mosquitto.log",
-                "log_type all",
+                logPackets ? "log_type all" : "log_type error\nlog_type warning\nlog_type notice\nlog_type information",
                 "max_queued_messages 100000",
                 "persistence \(persistence)",
                 "persistence_location \(directory.path)/",
@@ -53,8 +55,11 @@ public actor MosquittoBroker {
     }
 
     /// Starts a broker and waits until it accepts connections.
-    public static func start(persistence: Bool = false, extraConfig: String = "") async throws -> MosquittoBroker {
-        try await startRetryingPort { try MosquittoBroker(persistence: persistence, extraConfig: extraConfig) }
+    public static func start(persistence: Bool = false, extraConfig: String = "",
+                             logPackets: Bool = true) async throws -> MosquittoBroker {
+        try await startRetryingPort {
+            try MosquittoBroker(persistence: persistence, extraConfig: extraConfig, logPackets: logPackets)
+        }
     }
 
     /// Makes and starts a broker, with a fresh port if another process took the chosen one first.
