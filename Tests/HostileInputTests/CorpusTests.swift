@@ -68,6 +68,14 @@ struct CorpusTests {
         }
     }
 
+    /// The corpus's finding: `"minutes": 1e308` was accepted, and its infinite ETA made every later
+    /// status and escalation of that walker unencodable (a panic was logged, never published).
+    @Test func aWalkWhoseETAOverflowsIsRefused() {
+        let overflowing = Self.corpus.sent.filter { $0.hostile.kind == .action && $0.hostile.label == "minutes = 1e308" }
+        #expect(overflowing.count == 1)
+        #expect(overflowing.first?.verdicts[.watchdog] == .rejected("invalid_value"))
+    }
+
     @Test func ignoredByDesignIsIgnoredNotRejected() {
         #expect(!Self.corpus.ignored.isEmpty)
         for judged in Self.corpus.ignored {
