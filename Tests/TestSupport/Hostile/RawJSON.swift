@@ -68,15 +68,16 @@ public indirect enum RawJSON: Sendable, Equatable {
     }
 
     /// Escapes only what JSON requires (`"`, `\`, control characters); everything else is UTF-8.
+    /// Works on the UTF-8 bytes: every byte of a multi-byte character is >= 0x80, so none is
+    /// mistaken for one to escape (and 200 KiB strings stay cheap in debug builds).
     private static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += Array(#"\""#.utf8)
-            case "\\": out += Array(#"\\"#.utf8)
-            case _ where scalar.value < 0x20:
-                out += Array(String(format: "\\u%04x", scalar.value).utf8)
-            default: out += Array(String(scalar).utf8)
+        out.reserveCapacity(out.count + text.utf8.count + 1)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+            case 0..<0x20: out += Array(String(format: "\\u%04x", UInt32(byte)).utf8)
+            default: out.append(byte)
             }
         }
         out.append(UInt8(ascii: "\""))
