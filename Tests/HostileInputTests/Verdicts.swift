@@ -78,7 +78,8 @@ enum Verdicts {
             case .invalidTopic: return .rejected("invalid_topic")
             }
         default:
-            return .accepted
+            // `readers(of:)` names only the five services above.
+            preconditionFailure("\(service) reads no input topic")
         }
     }
 
