@@ -108,6 +108,13 @@ let package = Package(
                     dependencies: ["TestSupport", "SafeWalkCore", "SafeWalkMQTT",
                                    "location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store"],
                     swiftSettings: strict),
+        // The hostile-input corpus: judged by each service's pure intake, then sent to all five
+        // executables on the secured broker (builds them first: they are dependencies).
+        .testTarget(name: "HostileInputTests",
+                    dependencies: ["TestSupport", "SafeWalkCore", "SafeWalkMQTT",
+                                   "LocationIngestKit", "WatchdogKit", "CompanionChatKit", "NotifierKit", "ContactsStoreKit",
+                                   "location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store"],
+                    swiftSettings: strict),
         .testTarget(name: "BrokerSecurityTests", dependencies: ["SafeWalkMQTT", "TestSupport", log],
                     swiftSettings: strict),
         .testTarget(name: "ServiceTests",

@@ -16,7 +16,7 @@ public struct Action: Codable, Hashable, Sendable {
         case imSafe
         case needHelp
         case panic(EscalationLevel)
-        /// `minutes` is finite and > 0 (fractions allowed).
+        /// `minutes` is > 0 and at most ``Action/maxWalkMinutes`` (fractions allowed).
         case startWalk(destination: String, minutes: Double)
         case arrived
 
@@ -45,6 +45,11 @@ public struct Action: Codable, Hashable, Sendable {
         return WalkPlan(destination: destination, eta: now + minutes * 60)
     }
 
+    /// The longest walk accepted: a day. Without a bound, `"minutes": 1e308` made an infinite ETA
+    /// that no status or escalation could encode, so the watchdog dropped them all for that
+    /// walker, a panic included (found by the hostile-input corpus).
+    public static let maxWalkMinutes: Double = 24 * 60
+
     private enum CodingKeys: String, CodingKey { case v, action, id, level, destination, minutes }
 
     public init(from decoder: any Decoder) throws {
@@ -66,9 +71,9 @@ public struct Action: Codable, Hashable, Sendable {
         case "startWalk":
             let destination = try c.decode(String.self, forKey: .destination)
             let minutes = try c.decode(Double.self, forKey: .minutes)
-            guard minutes.isFinite, minutes > 0 else {
+            guard minutes.isFinite, minutes > 0, minutes <= Self.maxWalkMinutes else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .minutes, in: c, debugDescription: "walk minutes must be > 0")
+                    forKey: .minutes, in: c, debugDescription: "walk minutes must be > 0 and <= \(Self.maxWalkMinutes)")
             }
             kind = .startWalk(destination: destination, minutes: minutes)
         case let other:

@@ -53,10 +53,18 @@ import SafeWalkCore
                 == .wrongType("minutes"))
     }
 
-    @Test(arguments: [0.0, -5.0])
-    func startWalkNeedsPositiveMinutes(minutes: Double) {
+    @Test(arguments: [0.0, -5.0, Action.maxWalkMinutes + 1, 1e308])
+    func startWalkNeedsPositiveMinutesUpToADay(minutes: Double) {
         let text = #"{"v":1,"action":"startWalk","id":"a","destination":"L","minutes":\#(minutes)}"#
         #expect(decodeError(Action.self, json(text)) == .invalidValue("minutes"))
+    }
+
+    @Test func theLongestWalkHasAnETAThatEncodes() throws {
+        let text = #"{"v":1,"action":"startWalk","id":"a","destination":"L","minutes":1440}"#
+        let action = try SafeWalkJSON.decode(Action.self, from: Data(text.utf8))
+        let walk = try #require(action.walk(startingAt: t0))
+        #expect(walk.eta == t0 + 86_400)
+        #expect(throws: Never.self) { try SafeWalkJSON.encode(walk) }
     }
 
     @Test func aWalkEndsMinutesAfterItStarts() {

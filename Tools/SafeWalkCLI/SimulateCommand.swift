@@ -72,7 +72,9 @@ struct SimulateCommand: AsyncParsableCommand {
         if answer && goSilentAfter != nil { throw ValidationError("--answer and --go-silent-after exclude each other") }
         if stopMoving && goSilentAfter == nil { throw ValidationError("--stop-moving needs --go-silent-after") }
         if (destination == nil) != (minutes == nil) { throw ValidationError("--destination and --minutes go together") }
-        if let minutes, !(minutes.isFinite && minutes > 0) { throw ValidationError("--minutes must be > 0") }
+        if let minutes, !(minutes.isFinite && minutes > 0 && minutes <= Action.maxWalkMinutes) {
+            throw ValidationError("--minutes must be > 0 and at most \(Int(Action.maxWalkMinutes)) (a day)")
+        }
         if let destination, destination.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--destination must not be empty")
         }
