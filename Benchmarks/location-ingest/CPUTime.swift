@@ -22,3 +22,28 @@ func processCPUSeconds(pid: pid_t) -> Double {
     guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
+
+/// CPU seconds per thread name in this process (`/proc/self/task/*/stat`): which kind of thread
+/// (libmosquitto network threads, the Swift concurrency pool, GRDB's dispatch queues) spent it.
+func threadCPUSecondsByName() -> [String: Double] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    var byName: [String: Double] = [:]
+    for task in tasks {
+        guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+              let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+        let name = String(stat[stat.index(after: open)..<close])
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+        byName[name, default: 0] += (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+    return byName
+}
+
+/// The growth of each thread name's CPU between two readings, in µs per fix, largest first.
+func threadCPUPerFix(from before: [String: Double], to after: [String: Double], fixes: Int) -> String {
+    after.map { ($0.key, 1e6 * ($0.value - (before[$0.key] ?? 0)) / Double(fixes)) }
+        .filter { $0.1 >= 0.05 }
+        .sorted { $0.1 > $1.1 }
+        .map { String(format: "%@ %.1f", $0.0, $0.1) }
+        .joined(separator: ", ")
+}

@@ -23,6 +23,7 @@ func run() async throws -> Bool {
     var cpuRatios: [Double] = []
     for round in 1...rounds {
         let rawMessages = generator.messages(now: Date().timeIntervalSince1970, seed: UInt64(round))
+        let rawThreads = threadCPUSecondsByName()
         let rawCPU = processCPUSeconds()
         let rawBrokerCPU = processCPUSeconds(pid: broker.process.pid)
         let raw = try await rawPhase(rawMessages, port: broker.port, publishers: publishers)
@@ -30,11 +31,13 @@ func run() async throws -> Bool {
         let rawBrokerCPUPerFix = 1e6 * (processCPUSeconds(pid: broker.process.pid) - rawBrokerCPU) / Double(total)
         let dataDirectory = broker.directory.appendingPathComponent("ingest-\(round)")
         let ingestMessages = generator.messages(now: Date().timeIntervalSince1970, seed: UInt64(round))
+        let ingestThreads = threadCPUSecondsByName()
         let ingestCPU = processCPUSeconds()
         let ingestBrokerCPU = processCPUSeconds(pid: broker.process.pid)
         let ingest = try await ingestPhase(ingestMessages, port: broker.port, publishers: publishers, dataDirectory: dataDirectory)
         let ingestCPUPerFix = 1e6 * (processCPUSeconds() - ingestCPU) / Double(total)
         let ingestBrokerCPUPerFix = 1e6 * (processCPUSeconds(pid: broker.process.pid) - ingestBrokerCPU) / Double(total)
+        let afterThreads = threadCPUSecondsByName()
         let rawRate = Double(raw.received) / raw.seconds
         let ingestRate = Double(ingest.stats.stored) / ingest.seconds
         let s = ingest.stats
@@ -49,6 +52,8 @@ func run() async throws -> Bool {
                      round, rawCPUPerFix, ingestCPUPerFix))
         print(String(format: "round %d  CPU of the broker per fix: raw phase %.1f µs, ingest phase %.1f µs",
                      round, rawBrokerCPUPerFix, ingestBrokerCPUPerFix))
+        print("round \(round)  CPU by thread name, µs per fix: raw phase: \(threadCPUPerFix(from: rawThreads, to: ingestThreads, fixes: total))")
+        print("round \(round)  CPU by thread name, µs per fix: ingest phase: \(threadCPUPerFix(from: ingestThreads, to: afterThreads, fixes: total))")
         ratios.append(ingestRate / rawRate)
         // What the rates would be on an otherwise idle CPU-bound machine: CPU per fix of
         // everything in the path (publishers, broker, subscriber) in each phase.
