@@ -52,6 +52,11 @@ public struct LocationIngestService: Service {
     /// per walker per commit, and each commit's own overhead).
     static let commitInterval = Duration.milliseconds(100)
 
+    /// The shortest time between two batches decided from one subscription (measured: at
+    /// ~40,000 fixes/s, batches of ~50 cost ~2 µs/fix more in task wake-ups and bookkeeping
+    /// than batches of hundreds). Small beside the commit and position intervals.
+    static let decideInterval = Duration.milliseconds(10)
+
     /// `{p}/+/fix` and `owntracks/+/+` at QoS 1.
     public static func subscribe(bus: any MessageBus, prefix: String) async throws -> [MQTTSubscription] {
         [try await bus.subscribe(TopicFilter.everyWalker(.fix, prefix: prefix).rawValue, qos: .atLeastOnce),
@@ -83,7 +88,11 @@ public struct LocationIngestService: Service {
                     for subscription in subscriptions {
                         consumers.addTask {
                             for await batch in subscription.batches.cancelOnGracefulShutdown() {
+                                let next = ContinuousClock.now + Self.decideInterval
                                 writes.offer([await decide(batch)])
+                                // What arrives meanwhile waits in the subscription's buffer and
+                                // comes as one bigger batch: each batch has a fixed cost.
+                                try? await Task.sleep(until: next)
                             }
                         }
                     }
