@@ -1,4 +1,5 @@
 import Foundation
+import SafeWalkCore
 import SafeWalkMQTT
 
 /// Realistic OwnTracks traffic: `walkers` people walking (about 1.4 m/s, a fix every second,
@@ -10,7 +11,7 @@ struct FixGenerator {
 
     /// Every fix has `tst` in the last few minutes before `now`, inside ingest's 300 s window.
     func messages(now: Double, seed: UInt64) -> [MQTTMessage] {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         let base = now.rounded(.down) - Double(fixesPerWalker) - 40
         var positions = (0..<walkers).map { _ in
             (lat: 30.25 + rng.unit() * 0.06, lon: -97.77 + rng.unit() * 0.06, heading: rng.unit() * 2 * .pi)
@@ -38,18 +39,4 @@ struct FixGenerator {
     }
 
     private func rounded(_ degrees: Double) -> String { String(format: "%.6f", degrees) }
-}
-
-/// A small deterministic generator, so every run publishes the same walks.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

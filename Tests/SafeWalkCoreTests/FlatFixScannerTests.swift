@@ -47,7 +47,7 @@ import Testing
     /// Truncations, deletions and byte substitutions of every seed, plus random multi-byte
     /// mutations: the scanner agrees with Foundation on every payload it accepts.
     @Test func agreesWithFoundationOnMutatedPayloads() {
-        var random = SplitMix64(seed: 0x5AFE_3A1C)
+        var random = SeededRandom(seed: 0x5AFE_3A1C)
         let interesting = Array(#"{}[]":,.-+eE019 \"#.utf8) + [0x00, 0x7F, 0x80, 0xC3, 0xFF]
         var checked = 0
         var accepted = 0
@@ -83,18 +83,5 @@ import Testing
         // Both branches were exercised: most mutations break the payload, some do not.
         #expect(checked > 20_000)
         #expect(accepted > 1_000)
-    }
-}
-
-/// A small deterministic generator, so a failure reproduces.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -69,7 +69,7 @@ public struct RandomWalk: Sendable {
     public let maxStep: Double
     private var position: Coordinate
     private var heading: Double
-    private var random: SplitMix64
+    private var random: SeededRandom
     private var started = false
 
     public init(start: Coordinate = RandomWalk.utAustin, radius: Double = 400, minStep: Double = 8,
@@ -80,7 +80,7 @@ public struct RandomWalk: Sendable {
         self.minStep = minStep
         self.maxStep = maxStep
         position = start
-        random = SplitMix64(seed: seed)
+        random = SeededRandom(seed: seed)
         heading = 0
         heading = random.unit() * 2 * .pi
     }
@@ -113,21 +113,4 @@ public struct RandomWalk: Sendable {
         let east = (b.lon - a.lon) * .pi / 180 * cos(a.lat * .pi / 180)
         return atan2(east, north)
     }
-}
-
-/// A small seeded generator (SplitMix64): reproducible, Sendable, no global state.
-struct SplitMix64: Sendable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func nextUInt64() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(nextUInt64() >> 11) / Double(1 << 53) }
 }
