@@ -58,8 +58,16 @@ public struct LocationIngestService: Service {
                 while let latest = await positions.take() { await publisher.publish(latest) }
             }
             group.addTask {
+                var backlog = UnsavedBacklog(limit: Self.backlogLimit)
                 while let plans = await writes.take() {
-                    positions.offer(await store(plans))
+                    positions.offer(await store(plans, backlog: &backlog))
+                    if !backlog.isEmpty {
+                        // Retry even if no fix arrives: an empty offer wakes the writer in a second.
+                        Task {
+                            try? await Task.sleep(for: .seconds(1))
+                            writes.offer([])
+                        }
+                    }
                 }
                 positions.finish()
             }
@@ -78,9 +86,13 @@ public struct LocationIngestService: Service {
         }
     }
 
+    /// Fixes kept in memory while SQLite refuses writes (~100 bytes each), at most.
+    public static let backlogLimit = 500_000
+
     /// One batch end to end (decide, store, publish), awaiting each stage: for tests.
     public func handle(_ batch: [MQTTMessage]) async {
-        await publisher.publish(await store([await decide(batch)]))
+        var backlog = UnsavedBacklog(limit: Self.backlogLimit)
+        await publisher.publish(await store([await decide(batch)], backlog: &backlog))
     }
 
     private var publisher: PositionPublisher { PositionPublisher(bus: bus, prefix: prefix, stats: stats, logger: logger) }
@@ -99,8 +111,9 @@ public struct LocationIngestService: Service {
         return plan
     }
 
-    /// Stage 2: one transaction for all `plans`; returns the positions to publish.
-    private func store(_ plans: [BatchPlan]) async -> [WalkerID: PositionUpdate] {
+    /// Stage 2: one transaction for all `plans` and whatever an earlier failed commit left in
+    /// `backlog`; returns the positions to publish.
+    private func store(_ plans: [BatchPlan], backlog: inout UnsavedBacklog) async -> [WalkerID: PositionUpdate] {
         var history: [HistoryRow] = []
         var tracks: [WalkerID: WalkerTrack] = [:]
         var positions: [WalkerID: PositionUpdate] = [:]
@@ -110,13 +123,26 @@ public struct LocationIngestService: Service {
             tracks.merge(plan.tracks) { $0.last.tst >= $1.last.tst ? $0 : $1 }
             PositionPublisher.merge(&positions, plan.positions)
         }
+        let all = backlog.including(history, tracks)
         do {
-            try await store.save(history: history, tracks: tracks)
-            stats.recordStored(history.count)
+            try await store.save(history: all.history, tracks: all.tracks)
+            stats.recordStored(all.history.count)
+            if !backlog.isEmpty {
+                logger.notice("history stored again; backlog written", metadata: ["fixes": "\(backlog.history.count)"])
+            }
+            backlog.clear()
         } catch {
-            // Positions still go out: the watchdog needs them more than history does.
+            // Positions still go out: the watchdog needs them more than history does. The rows
+            // stay in memory and go with the next commit (a full disk must not lose fixes the
+            // broker acknowledged).
             stats.recordStoreFailure()
-            logger.error("history not stored", metadata: ["fixes": "\(history.count)", "error": "\(error)"])
+            let dropped = backlog.keep(all.history, all.tracks)
+            logger.critical("history not stored; kept in memory and retried", metadata: [
+                "fixes": "\(history.count)", "backlog": "\(backlog.history.count)", "error": "\(error)"])
+            if dropped > 0 {
+                logger.critical("history backlog full; oldest fixes dropped", metadata: [
+                    "dropped": "\(dropped)", "droppedTotal": "\(backlog.dropped)"])
+            }
         }
         return positions
     }
