@@ -22,6 +22,8 @@ actor Cluster {
         }
         self.broker = broker
         gateway = try await FakeSMSGateway()
+        if let pid = await broker.pid { Cleanup.register(pid) }
+        Cleanup.register(gateway.processID)
         root = broker.directory.appendingPathComponent("services")
         var env = thresholds.environment.merging(gateway.environment) { $1 }
         env["SAFEWALK_CHANNELS"] = "device,log,sms-http"
@@ -33,6 +35,7 @@ actor Cluster {
             if service == tmpfsFor {
                 try Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64m", "tmpfs", data.path])
                 mounts.append(data)
+                Cleanup.register(mount: data.path)
             }
         }
     }
@@ -62,8 +65,17 @@ actor Cluster {
     func start(_ service: ServiceName) throws {
         var env = environment
         env["SAFEWALK_MQTT_CLIENT_ID"] = "load-\(service)"
-        processes[service] = try ServiceProcess.start(service, broker: broker, environment: env,
-                                                      dataDirectory: dataDirectory(service))
+        let process = try ServiceProcess.start(service, broker: broker, environment: env, dataDirectory: dataDirectory(service))
+        processes[service] = process
+        Cleanup.register(process.pid)
+    }
+
+    /// SIGTERM (persistence saved), `pause` seconds down, then the same port and files again.
+    func restartBroker(pause: Double) async throws {
+        await broker.stop()
+        try await Task.sleep(for: .seconds(pause))
+        try await broker.start()
+        if let pid = await broker.pid { Cleanup.register(pid) }
     }
 
     func startAll() throws {

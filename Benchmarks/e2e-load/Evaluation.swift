@@ -12,6 +12,10 @@ struct Evaluation: Sendable {
     var reasons: [String: Int] = [:]
     var alertMissing = 0
     var alertDuplicated = 0
+    /// Escalations whose alert and every contact's SMS arrived exactly once.
+    var deliveredExactlyOnce = 0
+    /// Distinct escalation ids seen, for every walker.
+    var escalationIDs = 0
     var smsExpected = 0
     var smsDelivered = 0
     var smsMissing = 0
@@ -36,6 +40,7 @@ struct Evaluation: Sendable {
             let silent = plan.silenceOffset(of: n) != nil
             let ids = Set((r.escalations[n] ?? []).map(\.id))
             if silent { due += 1 }
+            escalationIDs += ids.count
             if silent, ids.isEmpty { missed += 1 }
             if !ids.isEmpty { escalated += 1 }
             if ids.count > 1 { duplicated += ids.count - 1 }
@@ -45,6 +50,7 @@ struct Evaluation: Sendable {
             alertMissing += max(0, ids.count - alerts)
             alertDuplicated += max(0, alerts - ids.count)
             var firstTexts: [Double] = []
+            var exact = !ids.isEmpty && alerts == ids.count
             for k in 0..<plan.contacts {
                 let phone = LoadPlan.phone(walker: n, contact: k, contacts: plan.contacts).normalised
                 let accepted = raw.sms.accepted[phone] ?? 0
@@ -52,8 +58,10 @@ struct Evaluation: Sendable {
                 smsDelivered += accepted
                 smsMissing += max(0, ids.count - accepted)
                 smsDuplicated += max(0, accepted - ids.count)
+                if accepted != ids.count { exact = false }
                 if let t = raw.sms.times?[phone]?.first { firstTexts.append(t) }
             }
+            if exact { deliveredExactlyOnce += ids.count }
             guard silent, let first = r.escalations[n]?.min(by: { $0.received < $1.received }) else { continue }
             reasons[first.reason.rawValue, default: 0] += 1
             guard let deadline = Self.deadline(for: first, prompts: r.prompts[n] ?? [], lastFix: raw.lastFixTst[n],

@@ -21,9 +21,7 @@ enum Faults {
 
     static func brokerRestart(_ offset: Double) -> FaultStep {
         FaultStep(offset: offset, name: "broker stopped (SIGTERM, persistence saved), restarted after 2 s") { cluster in
-            await cluster.broker.stop()
-            try await Task.sleep(for: .seconds(2))
-            try await cluster.broker.start()
+            try await cluster.restartBroker(pause: 2)
         }
     }
 
@@ -96,14 +94,13 @@ enum Faults {
 
     static func printTable(_ rows: [Row]) {
         print("")
-        print("| fault | escalations due (silent) | extra escalations (false alarms) | delivered (alert + every contact's SMS, once) | duplicated (esc / alert / SMS) | lost (esc / alert / SMS) | fixes acked / stored / lost | alert latency p50 / p99 / max |")
+        print("| fault | escalations due (silent) | extra escalations (false alarms) | escalations delivered exactly once (alert + each contact's SMS) | duplicated (esc / alert / SMS) | lost (esc / alert / SMS) | fixes acked / stored / lost | alert latency p50 / p99 / max |")
         print("|---|---|---|---|---|---|---|---|")
         for row in rows {
             let e = row.evaluation
             let s = e.toAlert.sorted()
             let lat = s.isEmpty ? "–" : String(format: "%.1f / %.1f / %.1f s", Stats.percentile(s, 50), Stats.percentile(s, 99), s.last!)
-            let delivered = e.escalated - min(e.escalated, e.alertMissing + e.smsMissing)
-            print("| \(row.name) | \(e.due) | \(e.falseAlarms) | \(delivered) of \(e.escalated) | \(e.duplicated) / \(e.alertDuplicated) / \(e.smsDuplicated) | \(e.missed) / \(e.alertMissing) / \(e.smsMissing) | \(e.fixesAcked) / \(e.fixesStored) / \(e.fixesLost) | \(lat) |")
+            print("| \(row.name) | \(e.due) | \(e.falseAlarms) | \(e.deliveredExactlyOnce) of \(e.escalationIDs) | \(e.duplicated) / \(e.alertDuplicated) / \(e.smsDuplicated) | \(e.missed) / \(e.alertMissing) / \(e.smsMissing) | \(e.fixesAcked) / \(e.fixesStored) / \(e.fixesLost) | \(lat) |")
         }
         print("")
     }

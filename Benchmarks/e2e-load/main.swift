@@ -8,6 +8,7 @@ import Foundation
 //   swift run -c release e2e-load-bench faults --quick          (CI: exits 1 on any loss/duplicate)
 // Results and the exact commands used: RESULTS.md beside this file.
 
+Cleanup.install()
 let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
 let mode = arguments.positional.first ?? "run"
 
@@ -30,6 +31,15 @@ let mode = arguments.positional.first ?? "run"
                     ramp: thresholds.checkIn, window: window, silenceStart: 3,
                     silenceSpan: window - thresholds.checkIn - thresholds.noReply - 5, drain: arguments.double("drain", 120),
                     thresholds: thresholds)
+}
+
+/// Whether this load is carried: nothing missed, duplicated or lost, no false alarm, p99 < 1 s.
+func verdict(_ e: Evaluation, _ sortedAlertLatency: [Double]) -> String {
+    var problems: [String] = []
+    if !e.clean { problems.append("loss/dup") }
+    if e.falseAlarms > 0 { problems.append("\(e.falseAlarms) false alarms") }
+    if !(Stats.percentile(sortedAlertLatency, 99) < 1) { problems.append("p99 ≥ 1 s") }
+    return problems.isEmpty ? "carried" : problems.joined(separator: ", ")
 }
 
 do {
@@ -57,8 +67,8 @@ do {
             lines.append(String(format: "| %d | %.0f | %.0f | %.0f / %.0f / %.0f ms | %d / %d | %d | ", walkers,
                                 e.offeredPerSecond, e.ingestedPerSecond, Stats.percentile(s, 50) * 1000,
                                 Stats.percentile(s, 99) * 1000, (s.last ?? .nan) * 1000, e.missed, e.duplicated, e.falseAlarms)
-                         + "\(busiest) | \(e.clean ? "clean" : "LOSS/DUP") |")
-            print("| walkers | fixes/s offered | fixes/s stored | alert latency p50 / p99 / max | missed / dup | false alarms | top CPU (of one core) | checks |")
+                         + "\(busiest) | \(verdict(e, s)) |")
+            print("| walkers | fixes/s offered | fixes/s stored | alert latency p50 / p99 / max | missed / dup | false alarms | top CPU (of one core) | verdict |")
             print("|---|---|---|---|---|---|---|---|")
             lines.forEach { print($0) }
         }
