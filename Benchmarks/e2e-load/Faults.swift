@@ -56,13 +56,17 @@ enum Faults {
         }
     }
 
+    /// Silences start 3 s into the window and escalate 10–25 s later, so escalations fall due from
+    /// about 15 s to the end: a momentary fault strikes at 40 s, in the middle of them, and a
+    /// lasting one starts at 20 s and covers dozens of deadlines.
     static func all(window: Double) -> [Case] {
         let at = 20.0
+        let instant = 40.0
         return [
-            Case(name: "broker-restart", steps: [brokerRestart(at)]),
-            Case(name: "kill-watchdog", steps: [restart(.watchdog, at: at)]),
-            Case(name: "kill-notifier", steps: [restart(.notifier, at: at)]),
-            Case(name: "kill-ingest", steps: [restart(.locationIngest, at: at)]),
+            Case(name: "broker-restart", steps: [brokerRestart(instant)]),
+            Case(name: "kill-watchdog", steps: [restart(.watchdog, at: instant)]),
+            Case(name: "kill-notifier", steps: [restart(.notifier, at: instant)]),
+            Case(name: "kill-ingest", steps: [restart(.locationIngest, at: instant)]),
             Case(name: "freeze-watchdog", steps: [freeze(.watchdog, at: at, seconds: 30)]),
             Case(name: "freeze-notifier", steps: [freeze(.notifier, at: at, seconds: 30)]),
             Case(name: "sms-500", steps: [smsOutage(at: at, seconds: 60)]),
