@@ -122,6 +122,15 @@ enum LoadRun {
         processes.append(("e2e-load-bench (phones + observer)", bench?.cpuSeconds ?? 0, bench?.peakRSS ?? 0))
         let sms = try await cluster.gateway.stats()
         await cluster.stopServices()
+        for service in Cluster.services {
+            // What a service said about a fault: its loud lines (critical and error), first of each.
+            let lines = await cluster.logs(service).split(separator: "\n")
+            let loud = lines.filter { $0.contains(" critical ") || $0.contains(" error ") }
+            if let first = loud.first {
+                say("\(service): \(loud.count) critical/error log lines; first: \(first.prefix(300))")
+            }
+            if let last = loud.last, loud.count > 1 { say("\(service): last: \(last.prefix(300))") }
+        }
         let stored = IngestDatabase.perWalker(ingestDir)
         let raw = Raw(plan: plan, baseline: baselineResult, windowStart: a, windowEnd: b,
                       processes: processes.map { (name: $0.0, cpuTotal: $0.1, peakRSS: $0.2) },
