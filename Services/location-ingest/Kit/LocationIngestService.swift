@@ -61,12 +61,13 @@ public struct LocationIngestService: Service {
                 var backlog = UnsavedBacklog(limit: Self.backlogLimit)
                 while let plans = await writes.take() {
                     positions.offer(await store(plans, backlog: &backlog))
-                    if !backlog.isEmpty {
-                        // Retry even if no fix arrives: an empty offer wakes the writer in a second.
-                        Task {
-                            try? await Task.sleep(for: .seconds(1))
-                            writes.offer([])
-                        }
+                    if !backlog.isEmpty, !writes.isFinished {
+                        // SQLite is failing: try again in a second with everything that piled up
+                        // meanwhile (the mailbox merges it), not once per batch (retrying every
+                        // batch took ingest to 78 % of a core with the disk full); the empty offer
+                        // makes the retry happen even if no fix arrives.
+                        try? await Task.sleep(for: .seconds(1))
+                        writes.offer([])
                     }
                 }
                 positions.finish()
