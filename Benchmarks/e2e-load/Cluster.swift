@@ -15,6 +15,8 @@ actor Cluster {
     private(set) var processes: [ServiceName: ChildProcess] = [:]
     /// Data directories that are a tmpfs mount (disk-full injection), unmounted at shutdown.
     private var mounts: [URL] = []
+    /// The service whose SQLite directory is the tmpfs.
+    nonisolated let tmpfsService: ServiceName?
 
     init(thresholds: Thresholds, tmpfsFor: ServiceName? = nil) async throws {
         let broker = try await MosquittoBroker.startRetryingPort {
@@ -25,12 +27,13 @@ actor Cluster {
         if let pid = await broker.pid { Cleanup.register(pid) }
         Cleanup.register(gateway.processID)
         root = broker.directory.appendingPathComponent("services")
+        tmpfsService = tmpfsFor
         var env = thresholds.environment.merging(gateway.environment) { $1 }
         env["SAFEWALK_CHANNELS"] = "device,log,sms-http"
         env["SAFEWALK_LOG_LEVEL"] = "info"
         environment = env
         for service in Self.services {
-            let data = dataDirectory(service)
+            let data = databaseDirectory(service)
             try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
             if service == tmpfsFor {
                 try Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64m", "tmpfs", data.path])
@@ -60,11 +63,19 @@ actor Cluster {
         """
     }
 
+    /// The service's directory: its log, and its SQLite file unless that is on a tmpfs.
     nonisolated func dataDirectory(_ service: ServiceName) -> URL { root.appendingPathComponent(service.rawValue) }
+
+    /// `SAFEWALK_DATA_DIR`: a tmpfs mounted below the service's directory for disk-full faults, so
+    /// the service's log (in its directory) still has room to say what is wrong.
+    nonisolated func databaseDirectory(_ service: ServiceName) -> URL {
+        service == tmpfsService ? dataDirectory(service).appendingPathComponent("db") : dataDirectory(service)
+    }
 
     func start(_ service: ServiceName) throws {
         var env = environment
         env["SAFEWALK_MQTT_CLIENT_ID"] = "load-\(service)"
+        env["SAFEWALK_DATA_DIR"] = databaseDirectory(service).path
         let process = try ServiceProcess.start(service, broker: broker, environment: env, dataDirectory: dataDirectory(service))
         processes[service] = process
         Cleanup.register(process.pid)

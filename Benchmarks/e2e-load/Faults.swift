@@ -42,7 +42,7 @@ enum Faults {
     /// Fills the service's tmpfs data directory (64 MiB) for `seconds`, then frees it.
     static func diskFull(_ service: ServiceName, at offset: Double, seconds: Double) -> FaultStep {
         FaultStep(offset: offset, name: "\(service)'s data disk full for \(Int(seconds)) s") { cluster in
-            let directory = cluster.dataDirectory(service)
+            let directory = cluster.databaseDirectory(service)
             let filler = directory.appendingPathComponent("filler")
             var fs = statvfs()
             statvfs(directory.path, &fs)

@@ -75,7 +75,7 @@ enum LoadRun {
         let t0 = epochNow() + 1
         let w0 = t0 + plan.ramp
         let w1 = w0 + plan.window
-        let ingestDir = cluster.dataDirectory(.locationIngest)
+        let ingestDir = cluster.databaseDirectory(.locationIngest)
         let faultsAt = FaultTimes()
         let sampler = Task { () -> (Snapshot, Snapshot) in
             await sleep(untilEpoch: w0)
