@@ -36,12 +36,16 @@ struct LoadPlan: Sendable {
     var contacts: Int = 2
     var thresholds: Thresholds
 
-    /// The silent walkers, spread over the id range; `rank` orders their silences.
+    /// The silent walkers, spread over the id range, and when each goes silent. The order of
+    /// silences is scrambled (a multiplicative permutation): in id order, silence times rose in
+    /// step with the walkers' check-in phases (also in id order), which bunched the deadlines
+    /// into 2-second clusters 12 s apart, and a momentary fault could miss every one of them.
     func silenceOffset(of walker: Int) -> Double? {
         guard silent > 0 else { return nil }
         let stride = walkers / silent
         guard walker % stride == 0, walker / stride < silent else { return nil }
-        return silenceStart + silenceSpan * Double(walker / stride) / Double(silent)
+        let rank = (walker / stride * 7_919) % silent
+        return silenceStart + silenceSpan * Double(rank) / Double(silent)
     }
 
     static func walkerID(_ n: Int) -> String { "w\(n)" }
