@@ -54,6 +54,13 @@ let benchmarkTargets: [Target] = services.filter { ["location-ingest", "watchdog
                       path: "Benchmarks/\(spec.name)", exclude: ["RESULTS.md"], swiftSettings: strict)
 }
 
+/// The end-to-end load benchmark and fault injection: the five real executables, a real
+/// Mosquitto and the fake SMS gateway (issue 9). Needs `swift build -c release` first.
+let e2eLoadBench = Target.executableTarget(
+    name: "e2e-load-bench",
+    dependencies: ["TestSupport", "CompanionChatKit", grdb] + shared,
+    path: "Benchmarks/e2e-load", exclude: ["RESULTS.md"], swiftSettings: strict)
+
 let package = Package(
     name: "SafeWalk",
     platforms: [.macOS(.v15)],
@@ -120,5 +127,5 @@ let package = Package(
         .testTarget(name: "ServiceTests",
                     dependencies: ["SafeWalkService", "SafeWalkMQTT", "SafeWalkCore", "TestSupport"],
                     swiftSettings: strict),
-    ] + serviceTargets + benchmarkTargets
+    ] + serviceTargets + benchmarkTargets + [e2eLoadBench]
 )

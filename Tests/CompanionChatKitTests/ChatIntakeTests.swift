@@ -121,4 +121,26 @@ import Testing
         #expect(lanes.walkerCount == 2)
         #expect(lanes.enqueue(event("more"), for: alice) == .queued)  // alice kept, still busy
     }
+
+    @Test func pastTheWalkerLimitEachNewWalkerForgetsExactlyTheLeastRecentlyUsedIdleLane() throws {
+        let limit = 50
+        let lanes = WalkerLanes(queueLimit: 4, maxWalkers: limit, maxTurns: 4)
+        func use(_ n: Int) throws {
+            let walker = Fixture.walker("w\(n)")
+            _ = lanes.enqueue(event("hi"), for: walker)
+            var (step, conversation) = try #require(lanes.next(for: walker))
+            _ = conversation.step(for: step)
+            lanes.finish(conversation, for: walker)
+            _ = lanes.next(for: walker)  // idle again
+        }
+        for n in 0..<limit { try use(n) }
+        try use(0)  // w0 is now the most recently used; w1 the least
+        for n in limit..<(limit + 10) { try use(n) }  // ten new walkers evict w1...w10
+        #expect(lanes.walkerCount == limit)
+        // A forgotten walker starts over with no history; a kept one (w0, w11) remembers.
+        _ = lanes.enqueue(event("again"), for: Fixture.walker("w1"))
+        #expect(try #require(lanes.next(for: Fixture.walker("w1"))).1.history.turns.isEmpty)
+        _ = lanes.enqueue(event("again"), for: Fixture.walker("w0"))
+        #expect(try #require(lanes.next(for: Fixture.walker("w0"))).1.history.turns.isEmpty == false)
+    }
 }

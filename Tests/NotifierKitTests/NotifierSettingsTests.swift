@@ -9,7 +9,7 @@ struct NotifierSettingsTests {
         let settings = try Fixtures.settings()
         #expect(settings.channels == ["device", "log"])
         #expect(settings.emergency == EmergencyNumber(label: "Call UT Police", number: "5124714441"))
-        #expect(settings.retry == RetryPolicy(maxAttempts: 5, baseDelay: 1, maxDelay: 60))
+        #expect(settings.retry == RetryPolicy(maxAttempts: 10, baseDelay: 1, maxDelay: 60))
         #expect(settings.sms == nil)
     }
 

@@ -20,6 +20,12 @@ struct RetryPolicyTests {
         #expect(policy.delay(afterAttempt: 10_000, random: 1) == 10)
     }
 
+    @Test func theDefaultPolicyOutlastsATwoMinuteGatewayOutage() {
+        let defaults = RetryPolicy()
+        let shortestWait = (1..<defaults.maxAttempts).map { defaults.delay(afterAttempt: $0, random: 0) }.reduce(0, +)
+        #expect(shortestWait >= 120)
+    }
+
     @Test func maxAttemptsCountsTheFirst() {
         #expect(policy.allowsAnother(after: 4))
         #expect(!policy.allowsAnother(after: 5))

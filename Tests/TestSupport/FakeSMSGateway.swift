@@ -21,6 +21,8 @@ public final class FakeSMSGateway: Sendable {
         /// Messages accepted per recipient number.
         public var accepted: [String: Int]
         public var bodies: [String: [String]]
+        /// Epoch seconds at which each accepted message was taken, per recipient number.
+        public var times: [String: [Double]]?
         public var held: Int
         public var hooks: [Hook]
         public var order: [String]
@@ -53,6 +55,9 @@ public final class FakeSMSGateway: Sendable {
         throw HarnessError.processFailed("fake SMS gateway did not start: \((try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? "")")
     }
 
+    /// The Python server's process id (CPU and memory readings in benchmarks).
+    public var processID: pid_t { process.pid }
+
     public var baseURL: String { "http://127.0.0.1:\(port)" }
     public var messagesURL: String { "\(baseURL)/2010-04-01/Accounts/\(Self.sid)/Messages.json" }
 
@@ -67,10 +72,13 @@ public final class FakeSMSGateway: Sendable {
         return try JSONDecoder().decode(Stats.self, from: data)
     }
 
-    /// `failNext` requests fail with `status`; numbers in `hold` hang until `release`.
-    public func control(failNext: Int? = nil, status: Int? = nil, hold: [String]? = nil, release: Bool = false) async throws {
+    /// `failNext` requests fail with `status`, and so does every request for the next `failFor`
+    /// seconds; numbers in `hold` hang until `release`.
+    public func control(failNext: Int? = nil, failFor: Double? = nil, status: Int? = nil, hold: [String]? = nil,
+                        release: Bool = false) async throws {
         var command: [String: Any] = ["release": release]
         if let failNext { command["fail_next"] = failNext }
+        if let failFor { command["fail_for"] = failFor }
         if let status { command["fail_status"] = status }
         if let hold { command["hold"] = hold }
         var request = URLRequest(url: URL(string: "\(baseURL)/_control")!)

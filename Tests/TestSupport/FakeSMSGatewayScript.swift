@@ -5,14 +5,14 @@
 /// `/_stats` for the test. Python's `http.server` keeps it dependency-free.
 enum FakeSMSGatewayScript {
     static let source = #"""
-import base64, hashlib, hmac, json, sys, threading, urllib.parse
+import base64, hashlib, hmac, json, sys, threading, time, urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PORT, SID, TOKEN, SECRET = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4].encode()
 lock = threading.Lock()
 release = threading.Event()
-state = {"fail_next": 0, "fail_status": 500, "hold": [], "requests": {}, "accepted": {}, "bodies": {},
-         "held": 0, "hooks": [], "order": []}
+state = {"fail_next": 0, "fail_status": 500, "fail_until": 0.0, "hold": [], "requests": {}, "accepted": {},
+         "bodies": {}, "times": {}, "held": 0, "hooks": [], "order": []}
 
 def error(status, code, message):
     return status, {"code": code, "message": message,
@@ -42,7 +42,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path == "/_stats":
             with lock:
-                return self.reply(200, {k: state[k] for k in ("requests", "accepted", "bodies", "held", "hooks", "order")})
+                return self.reply(200, {k: state[k] for k in ("requests", "accepted", "bodies", "times", "held", "hooks", "order")})
         self.reply(*error(404, 20404, "The requested resource was not found"))
 
     def do_POST(self):
@@ -53,6 +53,8 @@ class Handler(BaseHTTPRequestHandler):
                 for key in ("fail_next", "fail_status", "hold"):
                     if key in command:
                         state[key] = command[key]
+                if "fail_for" in command:
+                    state["fail_until"] = time.time() + command["fail_for"]
             if command.get("release"):
                 release.set()
             return self.reply(200, {"ok": True})
@@ -76,8 +78,8 @@ class Handler(BaseHTTPRequestHandler):
             state["requests"][to] = state["requests"].get(to, 0) + 1
             state["order"].append(to)
             held = to in state["hold"]
-            failing = state["fail_next"] > 0
-            if failing:
+            failing = state["fail_next"] > 0 or time.time() < state["fail_until"]
+            if state["fail_next"] > 0:
                 state["fail_next"] -= 1
             if held:
                 state["held"] += 1
@@ -93,6 +95,7 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             state["accepted"][to] = state["accepted"].get(to, 0) + 1
             state["bodies"].setdefault(to, []).append(body)
+            state["times"].setdefault(to, []).append(time.time())
             n = sum(state["accepted"].values())
         self.reply(201, {"sid": "SM%032d" % n, "account_sid": SID, "to": to, "from": form.get("From", [""])[0],
                          "body": body, "status": "queued", "num_segments": "1", "error_code": None,

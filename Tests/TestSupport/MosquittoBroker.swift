@@ -115,6 +115,12 @@ public actor MosquittoBroker {
         self.process = nil
     }
 
+    /// The running broker's process id (for CPU and memory readings in benchmarks); nil when stopped.
+    public var pid: pid_t? { process?.pid }
+
+    /// Sends `signal` to the running broker without waiting (SIGSTOP/SIGCONT in fault injection).
+    public func send(_ signal: Int32) { process?.signal(signal) }
+
     /// The broker's own log, for failure messages.
     public var log: String {
         (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""

@@ -75,10 +75,19 @@ public struct LocationIngestService: Service {
                 await positions.consume(pacedBy: positionInterval, on: ContinuousClock()) { await publisher.publish($0) }
             }
             group.addTask {
+                var backlog = UnsavedBacklog(limit: Self.backlogLimit)
                 // Commits at most every `commitInterval`: a walker's track row is written once
                 // per commit, however many of its fixes the commit holds.
                 await writes.consume(pacedBy: Self.commitInterval, on: ContinuousClock()) { plans in
-                    positions.offer(await store(plans))
+                    positions.offer(await store(plans, backlog: &backlog))
+                    if !backlog.isEmpty, !writes.isFinished {
+                        // SQLite is failing: try again in a second with everything that piled up
+                        // meanwhile (the mailbox merges it), not once per batch (retrying every
+                        // batch took ingest to 78 % of a core with the disk full); the empty offer
+                        // makes the retry happen even if no fix arrives.
+                        try? await Task.sleep(for: .seconds(1))
+                        writes.offer([])
+                    }
                     await compactIfDue()
                 }
                 positions.finish()
@@ -102,9 +111,13 @@ public struct LocationIngestService: Service {
         }
     }
 
+    /// Fixes kept in memory while SQLite refuses writes (~100 bytes each), at most.
+    public static let backlogLimit = 500_000
+
     /// One batch end to end (decide, store, publish), awaiting each stage: for tests.
     public func handle(_ batch: [MQTTMessage]) async {
-        await publisher.publish(await store([await decide(batch)]))
+        var backlog = UnsavedBacklog(limit: Self.backlogLimit)
+        await publisher.publish(await store([await decide(batch)], backlog: &backlog))
     }
 
     private var publisher: PositionPublisher { PositionPublisher(bus: bus, prefix: prefix, stats: stats, logger: logger) }
@@ -137,8 +150,9 @@ public struct LocationIngestService: Service {
         }
     }
 
-    /// Stage 2: one transaction for all `plans`; returns the positions to publish.
-    private func store(_ plans: [BatchPlan]) async -> [WalkerID: PositionUpdate] {
+    /// Stage 2: one transaction for all `plans` and whatever an earlier failed commit left in
+    /// `backlog`; returns the positions to publish.
+    private func store(_ plans: [BatchPlan], backlog: inout UnsavedBacklog) async -> [WalkerID: PositionUpdate] {
         var history: [HistoryRow] = []
         var tracks: [WalkerID: WalkerTrack] = [:]
         var positions: [WalkerID: PositionUpdate] = [:]
@@ -148,13 +162,26 @@ public struct LocationIngestService: Service {
             tracks.merge(plan.tracks) { $0.last.tst >= $1.last.tst ? $0 : $1 }
             PositionPublisher.merge(&positions, plan.positions)
         }
+        let all = backlog.including(history, tracks)
         do {
-            try await store.save(history: history, tracks: tracks)
-            stats.recordStored(history.count)
+            try await store.save(history: all.history, tracks: all.tracks)
+            stats.recordStored(all.history.count)
+            if !backlog.isEmpty {
+                logger.notice("history stored again; backlog written", metadata: ["fixes": "\(backlog.history.count)"])
+            }
+            backlog.clear()
         } catch {
-            // Positions still go out: the watchdog needs them more than history does.
+            // Positions still go out: the watchdog needs them more than history does. The rows
+            // stay in memory and go with the next commit (a full disk must not lose fixes the
+            // broker acknowledged).
             stats.recordStoreFailure()
-            logger.error("history not stored", metadata: ["fixes": "\(history.count)", "error": "\(error)"])
+            let dropped = backlog.keep(all.history, all.tracks)
+            logger.critical("history not stored; kept in memory and retried", metadata: [
+                "fixes": "\(history.count)", "backlog": "\(backlog.history.count)", "error": "\(error)"])
+            if dropped > 0 {
+                logger.critical("history backlog full; oldest fixes dropped", metadata: [
+                    "dropped": "\(dropped)", "droppedTotal": "\(backlog.dropped)"])
+            }
         }
         return positions
     }

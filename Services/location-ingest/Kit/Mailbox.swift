@@ -46,6 +46,9 @@ final class Mailbox<Value: Sendable>: Sendable {
         }
     }
 
+    /// Whether `finish()` was called.
+    var isFinished: Bool { state.withLock { $0.finished } }
+
     func finish() {
         let waiter = state.withLock { state in
             state.finished = true

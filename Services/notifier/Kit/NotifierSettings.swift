@@ -36,7 +36,7 @@ public struct NotifierSettings: Sendable {
             timeZone = TimeZone.current
         }
         retry = RetryPolicy(
-            maxAttempts: try env.integer("SAFEWALK_NOTIFY_MAX_ATTEMPTS", default: 5, in: 1...100),
+            maxAttempts: try env.integer("SAFEWALK_NOTIFY_MAX_ATTEMPTS", default: RetryPolicy.defaultMaxAttempts, in: 1...100),
             baseDelay: try env.seconds("SAFEWALK_NOTIFY_BACKOFF", default: 1),
             maxDelay: try env.seconds("SAFEWALK_NOTIFY_BACKOFF_MAX", default: 60))
         contactsSettle = try env.seconds("SAFEWALK_CONTACTS_SETTLE", default: 2)

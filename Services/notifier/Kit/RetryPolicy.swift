@@ -9,7 +9,13 @@ public struct RetryPolicy: Hashable, Sendable {
     /// No delay grows beyond this, in seconds.
     public var maxDelay: Double
 
-    public init(maxAttempts: Int = 5, baseDelay: Double = 1, maxDelay: Double = 60) {
+    /// 10 attempts with the default 1 s → 60 s backoff span at least 121.5 s of waiting (all
+    /// jitter draws at their lowest), so a gateway outage of up to two minutes loses no text.
+    /// (It was 5: ≤ 15 s of backoff, and a one-minute 500 outage in the e2e fault injection
+    /// failed every text due in it for good.)
+    public static let defaultMaxAttempts = 10
+
+    public init(maxAttempts: Int = RetryPolicy.defaultMaxAttempts, baseDelay: Double = 1, maxDelay: Double = 60) {
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = max(0, baseDelay)
         self.maxDelay = max(0, maxDelay)

@@ -110,6 +110,8 @@ public final class WatchdogService: Service, Sendable {
         let batchTimer = Metrics.Timer(label: "safewalk_watchdog_batch_seconds")
         // Deadlines that passed while the watchdog was down are due now: the first pass fires them.
         inbox.poke()
+        // Watches a failed commit could not write (disk full): written with the next commit.
+        var unsaved: [WalkerID: Watch] = [:]
         while let messages = await inbox.next() {
             let started = ContinuousClock.now
             let now = clock.now()
@@ -135,27 +137,40 @@ public final class WatchdogService: Service, Sendable {
                 }
             }
             for step in engine.fireDue(now: now) { record(step.watch.walker, step) }
-            await persistAndPublish(Array(changed.values), outbox)
+            let toWrite = unsaved.merging(changed) { _, newer in newer }
+            if await persistAndPublish(Array(toWrite.values), outbox) {
+                if !unsaved.isEmpty {
+                    logger.notice("watches persisted again after a failed commit", metadata: ["watches": "\(unsaved.count)"])
+                }
+                unsaved = [:]
+            } else {
+                unsaved = toWrite
+            }
             for rejection in rejections {
                 await reporter.reject(reason: rejection.code, topicKind: rejection.topicKind, walker: rejection.walker,
                                       now: now)
             }
             let took = (ContinuousClock.now - started).components
             batchTimer.recordNanoseconds(took.seconds * 1_000_000_000 + took.attoseconds / 1_000_000_000)
-            let next = engine.nextDeadline()
+            var next = engine.nextDeadline()
+            // A failed commit is retried within a second even if nothing else happens.
+            if !unsaved.isEmpty { next = min(next ?? .infinity, clock.now() + 1) }
             if let next, next <= clock.now() { inbox.poke() } else { alarm.arm(next) }
         }
     }
 
     /// Watches first, effects second. If SQLite fails the messages still go out: an escalation
-    /// that is published but not remembered beats one that is remembered but never sent.
-    private func persistAndPublish(_ watches: [Watch], _ outbox: [OutboxItem]) async {
+    /// that is published but not remembered beats one that is remembered but never sent. Returns
+    /// false when the commit failed (the caller keeps the watches for the next commit).
+    private func persistAndPublish(_ watches: [Watch], _ outbox: [OutboxItem]) async -> Bool {
         do {
             publisher.enqueue(try await store.commit(watches: watches, outbox: outbox))
+            return true
         } catch {
-            logger.critical("could not persist watches; publishing anyway", metadata: [
+            logger.critical("could not persist watches; publishing anyway, retrying the write", metadata: [
                 "watches": "\(watches.count)", "outbox": "\(outbox.count)", "error": "\(error)"])
             publisher.enqueue(outbox.map { OutboxRow(seq: -1, item: $0) })
+            return false
         }
     }
 

@@ -1,0 +1,30 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Ctrl-C (or SIGTERM) must not leave a broker, five services, a Python server or a tmpfs mount
+/// behind: every child and mount is registered here, and a signal kills and unmounts them all.
+enum Cleanup {
+    private static let pids = Mutex<Set<pid_t>>([])
+    private static let mounts = Mutex<[String]>([])
+    /// Written once, by `install()` on the main thread before anything else runs.
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+
+    static func register(_ pid: pid_t) { _ = pids.withLock { $0.insert(pid) } }
+    static func register(mount path: String) { mounts.withLock { $0.append(path) } }
+
+    static func install() {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                for pid in pids.withLock({ $0 }) { kill(pid, SIGKILL) }
+                for path in mounts.withLock({ $0 }) { _ = try? Cluster.run("/bin/umount", ["-l", path]) }
+                print("interrupted: children killed")
+                exit(130)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}

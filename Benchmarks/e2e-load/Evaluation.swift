@@ -1,0 +1,96 @@
+import Foundation
+import SafeWalkCore
+
+/// What a run means: latencies from each due deadline, escalations missed or duplicated,
+/// deliveries per contact, fixes acknowledged against fixes stored. Pure over the collected data.
+struct Evaluation: Sendable {
+    var due = 0
+    var escalated = 0
+    var missed = 0
+    var duplicated = 0
+    var falseAlarms = 0
+    var reasons: [String: Int] = [:]
+    var alertMissing = 0
+    var alertDuplicated = 0
+    /// Escalations whose alert and every contact's SMS arrived exactly once.
+    var deliveredExactlyOnce = 0
+    /// Distinct escalation ids seen, for every walker.
+    var escalationIDs = 0
+    var smsExpected = 0
+    var smsDelivered = 0
+    var smsMissing = 0
+    var smsDuplicated = 0
+    var toAlert: [Double] = []
+    var toEscalation: [Double] = []
+    var toDecision: [Double] = []
+    var toSMS: [Double] = []
+    var fixesAcked = 0
+    var fixesStored = 0
+    var fixesLost = 0
+    var ingestedPerSecond = 0.0
+    var offeredPerSecond = 0.0
+
+    var clean: Bool { missed == 0 && duplicated == 0 && alertMissing == 0 && alertDuplicated == 0 && smsMissing == 0
+        && smsDuplicated == 0 && fixesLost == 0 }
+
+    init(_ raw: LoadRun.Raw) {
+        let plan = raw.plan
+        let r = raw.observed
+        for n in 0..<plan.walkers {
+            let silent = plan.silenceOffset(of: n) != nil
+            let ids = Set((r.escalations[n] ?? []).map(\.id))
+            if silent { due += 1 }
+            escalationIDs += ids.count
+            if silent, ids.isEmpty { missed += 1 }
+            if !ids.isEmpty { escalated += 1 }
+            if ids.count > 1 { duplicated += ids.count - 1 }
+            if !silent { falseAlarms += ids.count }
+            // Exactly one alert and one text per contact for every distinct escalation.
+            let alerts = r.alerts[n]?.count ?? 0
+            alertMissing += max(0, ids.count - alerts)
+            alertDuplicated += max(0, alerts - ids.count)
+            var firstTexts: [Double] = []
+            var exact = !ids.isEmpty && alerts == ids.count
+            for k in 0..<plan.contacts {
+                let phone = LoadPlan.phone(walker: n, contact: k, contacts: plan.contacts).normalised
+                let accepted = raw.sms.accepted[phone] ?? 0
+                smsExpected += ids.count
+                smsDelivered += accepted
+                smsMissing += max(0, ids.count - accepted)
+                smsDuplicated += max(0, accepted - ids.count)
+                if accepted != ids.count { exact = false }
+                if let t = raw.sms.times?[phone]?.first { firstTexts.append(t) }
+            }
+            if exact { deliveredExactlyOnce += ids.count }
+            guard silent, let first = r.escalations[n]?.min(by: { $0.received < $1.received }) else { continue }
+            reasons[first.reason.rawValue, default: 0] += 1
+            guard let deadline = Self.deadline(for: first, prompts: r.prompts[n] ?? [], lastFix: raw.lastFixTst[n],
+                                               thresholds: plan.thresholds) else { continue }
+            toDecision.append(first.at - deadline)
+            toEscalation.append(first.received - deadline)
+            if let alert = r.alerts[n]?.min() { toAlert.append(alert - deadline) }
+            if firstTexts.count == plan.contacts, let last = firstTexts.max() { toSMS.append(last - deadline) }
+        }
+        for n in 0..<plan.walkers {
+            let acked = raw.ackedPerWalker[n]
+            let stored = raw.storedPerWalker[LoadPlan.walkerID(n)] ?? 0
+            fixesAcked += acked
+            fixesStored += stored
+            fixesLost += max(0, acked - stored)
+        }
+        let window = raw.windowEnd.at - raw.windowStart.at
+        ingestedPerSecond = Double(raw.windowEnd.stored - raw.windowStart.stored) / window
+        offeredPerSecond = Double(raw.windowEnd.acked - raw.windowStart.acked) / window
+    }
+
+    /// The deadline the escalation answers: `replyBy` of the last prompt before it (noReply), or
+    /// the last fix plus the no-movement threshold (noMovement; every fix of ours is movement).
+    static func deadline(for e: Observer.Escalation, prompts: [Observer.Prompt], lastFix: Double,
+                         thresholds: Thresholds) -> Double? {
+        switch e.reason {
+        case .noReply: prompts.filter { $0.at <= e.at }.max(by: { $0.at < $1.at })?.replyBy
+        case .noMovement: lastFix + thresholds.noMovement
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import SafeWalkCore
+import TestSupport
+
+/// Fault injection under load: each fault in its own run (or, for `--quick`, the CI set in one
+/// run), then the same exactly-once checks as the load benchmark.
+enum Faults {
+    struct Case: Sendable {
+        var name: String
+        var tmpfsFor: ServiceName? = nil
+        var steps: [FaultStep]
+    }
+
+    static func restart(_ service: ServiceName, at offset: Double) -> FaultStep {
+        FaultStep(offset: offset, name: "SIGKILL \(service), restart after 2 s") { cluster in
+            await cluster.kill(service)
+            try await Task.sleep(for: .seconds(2))
+            try await cluster.start(service)
+        }
+    }
+
+    static func brokerRestart(_ offset: Double) -> FaultStep {
+        FaultStep(offset: offset, name: "broker stopped (SIGTERM, persistence saved), restarted after 2 s") { cluster in
+            try await cluster.restartBroker(pause: 2)
+        }
+    }
+
+    static func freeze(_ service: ServiceName, at offset: Double, seconds: Double) -> FaultStep {
+        FaultStep(offset: offset, name: "SIGSTOP \(service) for \(Int(seconds)) s, then SIGCONT") { cluster in
+            await cluster.signal(service, SIGSTOP)
+            try await Task.sleep(for: .seconds(seconds))
+            await cluster.signal(service, SIGCONT)
+        }
+    }
+
+    static func smsOutage(at offset: Double, seconds: Double) -> FaultStep {
+        FaultStep(offset: offset, name: "SMS gateway answers 500 for \(Int(seconds)) s") { cluster in
+            try await cluster.gateway.control(failFor: seconds, status: 500)
+        }
+    }
+
+    /// Fills the service's tmpfs data directory (64 MiB) for `seconds`, then frees it.
+    static func diskFull(_ service: ServiceName, at offset: Double, seconds: Double) -> FaultStep {
+        FaultStep(offset: offset, name: "\(service)'s data disk full for \(Int(seconds)) s") { cluster in
+            let directory = cluster.databaseDirectory(service)
+            let filler = directory.appendingPathComponent("filler")
+            var fs = statvfs()
+            statvfs(directory.path, &fs)
+            let free = Int(fs.f_bavail) * Int(fs.f_frsize)
+            _ = FileManager.default.createFile(atPath: filler.path, contents: Data(count: free))
+            statvfs(directory.path, &fs)
+            say("disk full: \(free) bytes taken, \(Int(fs.f_bavail) * Int(fs.f_frsize)) left")
+            try await Task.sleep(for: .seconds(seconds))
+            try FileManager.default.removeItem(at: filler)
+            say("disk space freed")
+        }
+    }
+
+    /// Silences start 3 s into the window and escalate 10–25 s later, so escalations fall due from
+    /// about 15 s to the end: a momentary fault strikes at 40 s, in the middle of them, and a
+    /// lasting one starts at 20 s and covers dozens of deadlines.
+    static func all(window: Double) -> [Case] {
+        let at = 20.0
+        let instant = 40.0
+        return [
+            Case(name: "broker-restart", steps: [brokerRestart(instant)]),
+            Case(name: "kill-watchdog", steps: [restart(.watchdog, at: instant)]),
+            Case(name: "kill-notifier", steps: [restart(.notifier, at: instant)]),
+            Case(name: "kill-ingest", steps: [restart(.locationIngest, at: instant)]),
+            Case(name: "freeze-watchdog", steps: [freeze(.watchdog, at: at, seconds: 30)]),
+            Case(name: "freeze-notifier", steps: [freeze(.notifier, at: at, seconds: 30)]),
+            Case(name: "sms-500", steps: [smsOutage(at: at, seconds: 60)]),
+            Case(name: "disk-full-ingest", tmpfsFor: .locationIngest, steps: [diskFull(.locationIngest, at: at, seconds: 30)]),
+            Case(name: "disk-full-watchdog", tmpfsFor: .watchdog, steps: [diskFull(.watchdog, at: at, seconds: 30)]),
+        ]
+    }
+
+    /// The CI set in one short run: broker restart, then SIGKILL of the watchdog, then of the notifier.
+    static let quick = Case(name: "quick", steps: [brokerRestart(8), restart(.watchdog, at: 20), restart(.notifier, at: 30)])
+
+    struct Row: Sendable {
+        var name: String
+        var evaluation: Evaluation
+    }
+
+    static func run(cases: [Case], plan: LoadPlan) async throws -> [Row] {
+        var rows: [Row] = []
+        for c in cases {
+            say("===== fault case \(c.name): \(c.steps.map(\.name).joined(separator: "; "))")
+            let raw = try await LoadRun.execute(plan: plan, baseline: nil, tmpfsFor: c.tmpfsFor, faults: c.steps)
+            let e = Evaluation(raw)
+            Report.main(raw, e)
+            rows.append(Row(name: c.name, evaluation: e))
+            printTable(rows)
+        }
+        return rows
+    }
+
+    static func printTable(_ rows: [Row]) {
+        print("")
+        print("| fault | escalations due (silent) | extra escalations (false alarms) | escalations delivered exactly once (alert + each contact's SMS) | duplicated (esc / alert / SMS) | lost (esc / alert / SMS) | fixes acked / stored / lost | alert latency p50 / p99 / max |")
+        print("|---|---|---|---|---|---|---|---|")
+        for row in rows {
+            let e = row.evaluation
+            let s = e.toAlert.sorted()
+            let lat = s.isEmpty ? "–" : String(format: "%.1f / %.1f / %.1f s", Stats.percentile(s, 50), Stats.percentile(s, 99), s.last!)
+            print("| \(row.name) | \(e.due) | \(e.falseAlarms) | \(e.deliveredExactlyOnce) of \(e.escalationIDs) | \(e.duplicated) / \(e.alertDuplicated) / \(e.smsDuplicated) | \(e.missed) / \(e.alertMissing) / \(e.smsMissing) | \(e.fixesAcked) / \(e.fixesStored) / \(e.fixesLost) | \(lat) |")
+        }
+        print("")
+    }
+}

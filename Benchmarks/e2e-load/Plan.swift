@@ -1,0 +1,95 @@
+import Foundation
+
+/// Watchdog thresholds for a run, passed to every service as the documented `SAFEWALK_*`
+/// variables (shortened so that silences escalate inside the run).
+struct Thresholds: Sendable {
+    var checkIn: Double
+    var noReply: Double
+    var noMovement: Double
+    var offlineGrace: Double = 600
+
+    var environment: [String: String] {
+        ["SAFEWALK_CHECKIN_INTERVAL": "\(checkIn)", "SAFEWALK_NO_REPLY_AFTER": "\(noReply)",
+         "SAFEWALK_NO_MOVEMENT_AFTER": "\(noMovement)", "SAFEWALK_OFFLINE_GRACE": "\(offlineGrace)"]
+    }
+
+    var description: String {
+        "SAFEWALK_CHECKIN_INTERVAL=\(checkIn) SAFEWALK_NO_REPLY_AFTER=\(noReply) SAFEWALK_NO_MOVEMENT_AFTER=\(noMovement)"
+    }
+}
+
+/// One load run: how many simulated walkers, on how many MQTT connections, for how long, and
+/// which of them go silent when. Times are seconds; offsets are from the start of the window.
+struct LoadPlan: Sendable {
+    var walkers: Int
+    var silent: Int
+    var connections: Int
+    var fixInterval: Double = 5
+    /// Walkers start (`start` action, then fixes) spread evenly over this, so check-ins are too.
+    var ramp: Double
+    /// The measured window after the ramp; every walker publishes and answers throughout.
+    var window: Double
+    var silenceStart: Double
+    var silenceSpan: Double
+    /// At most this long after the window for due deliveries to arrive.
+    var drain: Double
+    var contacts: Int = 2
+    var thresholds: Thresholds
+
+    /// The silent walkers, spread over the id range, and when each goes silent. The order of
+    /// silences is scrambled (a multiplicative permutation): in id order, silence times rose in
+    /// step with the walkers' check-in phases (also in id order), which bunched the deadlines
+    /// into 2-second clusters 12 s apart, and a momentary fault could miss every one of them.
+    func silenceOffset(of walker: Int) -> Double? {
+        guard silent > 0 else { return nil }
+        let stride = walkers / silent
+        guard walker % stride == 0, walker / stride < silent else { return nil }
+        let rank = (walker / stride * 7_919) % silent
+        return silenceStart + silenceSpan * Double(rank) / Double(silent)
+    }
+
+    static func walkerID(_ n: Int) -> String { "w\(n)" }
+
+    /// A unique US number per (walker, contact), so SMS requests count per escalation and recipient.
+    static func phone(walker: Int, contact: Int, contacts: Int) -> (dialled: String, normalised: String) {
+        let local = String(format: "%07d", walker * contacts + contact)
+        return ("512-\(local.prefix(3))-\(local.suffix(4))", "+1512\(local)")
+    }
+}
+
+/// `--name value` arguments with defaults, and bare `--flag`s.
+struct Arguments {
+    let values: [String: String]
+    let flags: Set<String>
+    let positional: [String]
+
+    init(_ arguments: [String]) {
+        var values: [String: String] = [:]
+        var flags = Set<String>()
+        var positional: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if word.hasPrefix("--") {
+                if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") {
+                    values[String(word.dropFirst(2))] = arguments[index + 1]
+                    index += 2
+                } else {
+                    flags.insert(String(word.dropFirst(2)))
+                    index += 1
+                }
+            } else {
+                positional.append(word)
+                index += 1
+            }
+        }
+        self.values = values
+        self.flags = flags
+        self.positional = positional
+    }
+
+    func int(_ name: String, _ fallback: Int) -> Int { values[name].flatMap(Int.init) ?? fallback }
+    func double(_ name: String, _ fallback: Double) -> Double { values[name].flatMap(Double.init) ?? fallback }
+    func ints(_ name: String) -> [Int]? { values[name].map { $0.split(separator: ",").compactMap { Int($0) } } }
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+}
