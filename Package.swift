@@ -22,7 +22,8 @@ struct ServiceSpec {
 let nioServer: [Target.Dependency] = ["NIOCore", "NIOPosix", "NIOHTTP1"].map { .product(name: $0, package: "swift-nio") }
 
 let services = [
-    ServiceSpec(name: "location-ingest", kit: "LocationIngestKit", extra: ["SafeWalkStorage", grdb]),
+    ServiceSpec(name: "location-ingest", kit: "LocationIngestKit",
+                extra: ["SafeWalkStorage", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
     ServiceSpec(name: "watchdog", kit: "WatchdogKit", extra: ["SafeWalkStorage", grdb]),
     // Its tests run a fake Gemini on SwiftNIO.
     ServiceSpec(name: "companion-chat", kit: "CompanionChatKit", extra: [httpClient], testExtra: nioServer),

@@ -191,7 +191,10 @@ enum FlatFixScanner {
             default:
                 // `null` is left to the full decoder, as are numbers Double cannot hold.
                 guard let number = readNumberBytes() else { return false }
-                return Self.double(number) != nil
+                // Without an exponent a number needs ~309 digits to overflow a Double: only
+                // then is it worth converting just to check (most skipped fields are short).
+                let plain = number.count < 300 && !number.contains(UInt8(ascii: "e")) && !number.contains(UInt8(ascii: "E"))
+                return plain || Self.double(number) != nil
             }
         }
 

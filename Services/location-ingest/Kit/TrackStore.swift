@@ -75,12 +75,7 @@ public final class TrackStore: Sendable {
                 INSERT INTO fix_log (walker, tst, lat, lon, acc, alt, vel, batt, receivedAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            for row in history {
-                let f = row.fix
-                append.setUncheckedArguments([row.walker.rawValue, f.tst, f.lat, f.lon, f.acc, f.alt, f.vel,
-                                              f.batt, row.receivedAt])
-                try append.execute()
-            }
+            for row in history { try HistoryRowBinder.append(row, with: append, in: db) }
             // Only ever moves a track forward, whatever order concurrent batches commit in.
             let upsert = try db.cachedStatement(sql: """
                 INSERT INTO track (walker, lat, lon, tst, acc, alt, vel, batt,
