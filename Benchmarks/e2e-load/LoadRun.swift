@@ -125,7 +125,10 @@ enum LoadRun {
         for service in Cluster.services {
             // What a service said about a fault: its loud lines (critical and error), first of each.
             let lines = await cluster.logs(service).split(separator: "\n")
-            let loud = lines.filter { $0.contains(" critical ") || $0.contains(" error ") }
+            let loud = lines.filter { line in
+                let level = line.split(separator: " ", maxSplits: 2).dropFirst().first
+                return level == "critical" || level == "error"
+            }
             if let first = loud.first {
                 say("\(service): \(loud.count) critical/error log lines; first: \(first.prefix(300))")
             }
