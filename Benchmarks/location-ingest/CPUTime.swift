@@ -12,15 +12,20 @@ func processCPUSeconds() -> Double {
     return s(usage.ru_utime) + s(usage.ru_stime)
 }
 
-/// CPU seconds (user + system) another process has used so far, from `/proc/<pid>/stat`
-/// (fields 14 and 15, in clock ticks): the broker's share of each phase.
-func processCPUSeconds(pid: pid_t) -> Double {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let afterName = stat.lastIndex(of: ")") else { return .nan }
+/// The command name and CPU seconds (user + system, fields 14 and 15 in clock ticks) of one
+/// `/proc/.../stat` file.
+private func cpuSeconds(statFile path: String) -> (name: String, seconds: Double)? {
+    guard let stat = try? String(contentsOfFile: path, encoding: .utf8),
+          let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return nil }
     // Fields after the command name start at field 3 (state).
-    let fields = stat[stat.index(after: afterName)...].split(separator: " ")
-    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
-    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (String(stat[stat.index(after: open)..<close]), (user + system) / Double(sysconf(Int32(_SC_CLK_TCK))))
+}
+
+/// CPU seconds another process has used so far: the broker's share of each phase.
+func processCPUSeconds(pid: pid_t) -> Double {
+    cpuSeconds(statFile: "/proc/\(pid)/stat")?.seconds ?? .nan
 }
 
 /// CPU seconds per thread name in this process (`/proc/self/task/*/stat`): which kind of thread
@@ -29,12 +34,8 @@ func threadCPUSecondsByName() -> [String: Double] {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
     var byName: [String: Double] = [:]
     for task in tasks {
-        guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
-              let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
-        let name = String(stat[stat.index(after: open)..<close])
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
-        byName[name, default: 0] += (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        guard let thread = cpuSeconds(statFile: "/proc/self/task/\(task)/stat") else { continue }
+        byName[thread.name, default: 0] += thread.seconds
     }
     return byName
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LocationIngestKit
 import SafeWalkMQTT
+import TestSupport
 
 // location-ingest through a real broker: `swift run -c release location-ingest-bench`.
 // Each round publishes the same kind of burst twice through one mosquitto: once to a plain
@@ -16,7 +17,11 @@ let generator = FixGenerator(walkers: walkers, fixesPerWalker: perWalker)
 let total = walkers * perWalker
 
 func run() async throws -> Bool {
-    let broker = try await BenchBroker()
+    // Production logging (per-packet logging would be the bottleneck) and in-flight window; a
+    // queue big enough that a 200,000-message burst is never dropped.
+    let broker = try await MosquittoBroker.start(extraConfig: "max_queued_messages 1000000\nmax_inflight_messages 100",
+                                                 logPackets: false)
+    guard let brokerPID = await broker.pid else { throw HarnessError.processFailed("mosquitto is not running") }
     print("location-ingest-bench: \(total) OwnTracks fixes (QoS 1) from \(walkers) walkers, \(publishers) publisher connections, broker 127.0.0.1:\(broker.port)")
     var ok = true
     var ratios: [Double] = []
@@ -25,18 +30,18 @@ func run() async throws -> Bool {
         let rawMessages = generator.messages(now: Date().timeIntervalSince1970, seed: UInt64(round))
         let rawThreads = threadCPUSecondsByName()
         let rawCPU = processCPUSeconds()
-        let rawBrokerCPU = processCPUSeconds(pid: broker.process.pid)
+        let rawBrokerCPU = processCPUSeconds(pid: brokerPID)
         let raw = try await rawPhase(rawMessages, port: broker.port, publishers: publishers)
         let rawCPUPerFix = 1e6 * (processCPUSeconds() - rawCPU) / Double(total)
-        let rawBrokerCPUPerFix = 1e6 * (processCPUSeconds(pid: broker.process.pid) - rawBrokerCPU) / Double(total)
+        let rawBrokerCPUPerFix = 1e6 * (processCPUSeconds(pid: brokerPID) - rawBrokerCPU) / Double(total)
         let dataDirectory = broker.directory.appendingPathComponent("ingest-\(round)")
         let ingestMessages = generator.messages(now: Date().timeIntervalSince1970, seed: UInt64(round))
         let ingestThreads = threadCPUSecondsByName()
         let ingestCPU = processCPUSeconds()
-        let ingestBrokerCPU = processCPUSeconds(pid: broker.process.pid)
+        let ingestBrokerCPU = processCPUSeconds(pid: brokerPID)
         let ingest = try await ingestPhase(ingestMessages, port: broker.port, publishers: publishers, dataDirectory: dataDirectory)
         let ingestCPUPerFix = 1e6 * (processCPUSeconds() - ingestCPU) / Double(total)
-        let ingestBrokerCPUPerFix = 1e6 * (processCPUSeconds(pid: broker.process.pid) - ingestBrokerCPU) / Double(total)
+        let ingestBrokerCPUPerFix = 1e6 * (processCPUSeconds(pid: brokerPID) - ingestBrokerCPU) / Double(total)
         let afterThreads = threadCPUSecondsByName()
         let rawRate = Double(raw.received) / raw.seconds
         let ingestRate = Double(ingest.stats.stored) / ingest.seconds
@@ -73,9 +78,9 @@ func run() async throws -> Bool {
     print(String(format: "stage costs without broker (CPU seconds, one thread each): decode+decide %.2f s = %.1f µs/fix; SQLite store %.2f s = %.1f µs/fix; later compaction (when quiet) %.2f s = %.1f µs/fix",
                  costs.decide, 1e6 * costs.decide / Double(total), costs.store, 1e6 * costs.store / Double(total),
                  costs.compact, 1e6 * costs.compact / Double(total)))
-    let complaints = broker.log.split(separator: "\n").filter { $0.contains("dropped") }
+    let complaints = await broker.log.split(separator: "\n").filter { $0.contains("dropped") }
     print("broker dropped-message warnings: \(complaints.count)")
-    await broker.stop()
+    await broker.shutdown()
     return ok && complaints.isEmpty
 }
 
