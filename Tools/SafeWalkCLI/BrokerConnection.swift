@@ -6,6 +6,20 @@ import Synchronization
 /// Connects the CLI to the broker with a bounded wait, turning the client's endless retry into
 /// a clear error naming host:port, and a refused CONNECT into a credentials error.
 public enum BrokerConnection {
+    /// Runs `body` with a connected client and shuts the client down afterwards, whether
+    /// `body` returned or threw.
+    static func withClient<T>(_ settings: BrokerSettings, _ body: (MQTTClient) async throws -> T) async throws -> T {
+        let client = try await connect(settings)
+        do {
+            let result = try await body(client)
+            await client.shutdown()
+            return result
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+    }
+
     /// A connected client; shut it down when done.
     public static func connect(
         _ settings: BrokerSettings, clientID: String = "safewalk-cli-\(UUID().uuidString.prefix(8))",

@@ -27,16 +27,10 @@ struct ContactAddCommand: AsyncParsableCommand {
     func run() async throws {
         let walkerID = try parsedWalker(walker)
         let settings = try broker.settings(defaultUsername: walker)
-        let client = try await BrokerConnection.connect(settings)
-        let outcome: ContactResult.Outcome
-        do {
-            outcome = try await ContactsClient(bus: client, prefix: settings.prefix, timeout: timeout.seconds)
+        let outcome = try await BrokerConnection.withClient(settings) { client in
+            try await ContactsClient(bus: client, prefix: settings.prefix, timeout: timeout.seconds)
                 .add(walker: walkerID, name: name, phone: phone)
-        } catch {
-            await client.shutdown()
-            throw error
         }
-        await client.shutdown()
         print(ContactsText.outcome(outcome, name: name))
         if case .failed = outcome { throw ExitCode.failure }
     }
@@ -60,16 +54,10 @@ struct ContactListCommand: AsyncParsableCommand {
     func run() async throws {
         let walkerID = try parsedWalker(walker)
         let settings = try broker.settings(defaultUsername: walker)
-        let client = try await BrokerConnection.connect(settings)
-        let list: ContactList?
-        do {
-            list = try await ContactsClient(bus: client, prefix: settings.prefix, timeout: timeout.seconds)
+        let list = try await BrokerConnection.withClient(settings) { client in
+            try await ContactsClient(bus: client, prefix: settings.prefix, timeout: timeout.seconds)
                 .list(walker: walkerID)
-        } catch {
-            await client.shutdown()
-            throw error
         }
-        await client.shutdown()
         print(ContactsText.list(list, showPhones: showPhones))
     }
 }
