@@ -8,6 +8,8 @@ let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "sw
 let metrics = Target.Dependency.product(name: "Metrics", package: "swift-metrics")
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 let httpClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+let cryptoExtras = Target.Dependency.product(name: "_CryptoExtras", package: "swift-crypto")
 
 /// One SafeWalk service: its logic in a library (`Services/<name>/Kit`, testable and usable by
 /// benchmarks) and a thin executable (`Services/<name>/Main`). Services never import each other;
@@ -24,7 +26,8 @@ let nioServer: [Target.Dependency] = ["NIOCore", "NIOPosix", "NIOHTTP1"].map { .
 let services = [
     ServiceSpec(name: "location-ingest", kit: "LocationIngestKit",
                 extra: ["SafeWalkStorage", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
-    ServiceSpec(name: "watchdog", kit: "WatchdogKit", extra: ["SafeWalkStorage", grdb]),
+    // PINs are kept as PBKDF2 hashes (swift-crypto's _CryptoExtras).
+    ServiceSpec(name: "watchdog", kit: "WatchdogKit", extra: ["SafeWalkStorage", grdb, crypto, cryptoExtras]),
     // Its tests run a fake Gemini on SwiftNIO.
     ServiceSpec(name: "companion-chat", kit: "CompanionChatKit", extra: [httpClient], testExtra: nioServer),
     ServiceSpec(name: "notifier", kit: "NotifierKit", extra: ["SafeWalkStorage", grdb, httpClient]),
@@ -78,6 +81,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .systemLibrary(

@@ -19,6 +19,10 @@ public enum Topic: Hashable, Sendable {
     case contactsResult(WalkerID)
     case alert(WalkerID)
     case delivery(WalkerID)
+    /// `{w}/action/result`: `{v, id, ok, error?}` once an action is durably recorded.
+    case actionResult(WalkerID)
+    /// `{w}/rejected`: `{v, kind, reason, id?}` for each input of this walker a service refused.
+    case inputRejected(WalkerID)
     /// `{prefix}/_rejected/{service}`: what a service rejected and why, for operators.
     case rejected(ServiceName)
     /// `{prefix}/_service/{name}`: retained `online`/`offline` (Last Will `offline`).
@@ -47,6 +51,8 @@ public enum Topic: Hashable, Sendable {
         case .contactsResult: self = .contactsResult(walker)
         case .alert: self = .alert(walker)
         case .delivery: self = .delivery(walker)
+        case .actionResult: self = .actionResult(walker)
+        case .inputRejected: self = .inputRejected(walker)
         }
     }
 
@@ -68,6 +74,8 @@ public enum Topic: Hashable, Sendable {
         case .contactsResult(let w): (w, .contactsResult)
         case .alert(let w): (w, .alert)
         case .delivery(let w): (w, .delivery)
+        case .actionResult(let w): (w, .actionResult)
+        case .inputRejected(let w): (w, .inputRejected)
         case .rejected, .serviceStatus, .owntracks: nil
         }
     }

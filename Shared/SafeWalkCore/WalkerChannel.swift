@@ -2,6 +2,10 @@
 public enum WalkerChannel: String, CaseIterable, Sendable, Codable {
     case fix, presence, reply, action, position, status, prompt, chat, escalation
     case contactsAdd, contactsRemove, contacts, contactsResult, alert, delivery
+    /// `{w}/action/result`: the watchdog's answer to each action, once it is durably recorded.
+    case actionResult
+    /// `{w}/rejected`: what a service refused of this walker's own input, and why.
+    case inputRejected
 
     /// The levels after the walker id, e.g. `contacts/add`.
     public var path: String {
@@ -9,6 +13,8 @@ public enum WalkerChannel: String, CaseIterable, Sendable, Codable {
         case .contactsAdd: "contacts/add"
         case .contactsRemove: "contacts/remove"
         case .contactsResult: "contacts/result"
+        case .actionResult: "action/result"
+        case .inputRejected: "rejected"
         default: rawValue
         }
     }
@@ -25,6 +31,7 @@ public enum WalkerChannel: String, CaseIterable, Sendable, Codable {
 public enum TopicKind: String, CaseIterable, Sendable, Codable {
     case fix, presence, reply, action, position, status, prompt, chat, escalation
     case contactsAdd, contactsRemove, contacts, contactsResult, alert, delivery
+    case actionResult, inputRejected
     case rejected, serviceStatus, owntracks
 
     /// The kind of a per-walker channel.

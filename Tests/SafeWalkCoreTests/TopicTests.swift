@@ -19,6 +19,8 @@ let everyTopic: [(Topic, String)] = [
     (.contactsResult(walker()), "safewalk/alice/contacts/result"),
     (.alert(walker()), "safewalk/alice/alert"),
     (.delivery(walker()), "safewalk/alice/delivery"),
+    (.actionResult(walker()), "safewalk/alice/action/result"),
+    (.inputRejected(walker()), "safewalk/alice/rejected"),
     (.rejected(.locationIngest), "safewalk/_rejected/location-ingest"),
     (.serviceStatus(.watchdog), "safewalk/_service/watchdog"),
     (.owntracks(user: walker(), device: DeviceName(validating: "phone")!), "owntracks/alice/phone"),

@@ -51,7 +51,7 @@ public enum WatchEvent: Sendable, Equatable {
         case .contactsResult: event = json(ContactResult.self, WatchEvent.contactsResult)
         case .serviceStatus(let name): event = presence { .service(name, $0) }
         case .rejected: event = json(Rejection.self, WatchEvent.rejection)
-        case .fix, .contactsAdd, .contactsRemove, .owntracks: return nil
+        case .fix, .contactsAdd, .contactsRemove, .owntracks, .actionResult, .inputRejected: return nil
         }
         return (topic.walker, event)
     }
