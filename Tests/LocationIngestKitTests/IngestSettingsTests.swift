@@ -8,9 +8,10 @@ import Testing
         try IngestSettings(configuration: ServiceConfiguration(service: .locationIngest, environment: env))
     }
 
-    @Test func defaultsAreThirtyDaysOfHistoryAndTheSharedFixPolicy() throws {
+    @Test func defaultsAreTwentyFourHoursOfHistoryAndTheSharedFixPolicy() throws {
         let s = try settings([:])
-        #expect(s.retention == 30 * 24 * 3600)
+        #expect(s.retention == 24 * 3600)
+        #expect(IngestSettings().retention == 24 * 3600)
         #expect(s.policy == FixPolicy())
         #expect(s.movement.thresholdMeters == 5)
     }
@@ -18,11 +19,11 @@ import Testing
     @Test func everySettingIsReadFromTheEnvironment() throws {
         let s = try settings([
             "SAFEWALK_FIX_MAX_BYTES": "2048", "SAFEWALK_FIX_MAX_AGE": "3600", "SAFEWALK_FIX_MAX_FUTURE": "5",
-            "SAFEWALK_HISTORY_RETENTION": "86400", "SAFEWALK_HISTORY_PRUNE_INTERVAL": "60", "SAFEWALK_MOVEMENT_METERS": "8",
+            "SAFEWALK_HISTORY_RETENTION": "604800", "SAFEWALK_HISTORY_PRUNE_INTERVAL": "60", "SAFEWALK_MOVEMENT_METERS": "8",
             "SAFEWALK_POSITION_INTERVAL": "0.25",
         ])
         #expect(s.policy == FixPolicy(maxBytes: 2048, maxAge: 3600, maxFutureSkew: 5))
-        #expect(s.retention == 86400 && s.pruneInterval == 60 && s.movement.thresholdMeters == 8)
+        #expect(s.retention == 604800 && s.pruneInterval == 60 && s.movement.thresholdMeters == 8)
         #expect(s.positionInterval == 0.25)
     }
 

@@ -7,7 +7,8 @@ public struct IngestSettings: Sendable, Hashable {
     public var policy: FixPolicy
     /// The shared movement rule (threshold from `SAFEWALK_MOVEMENT_METERS`).
     public var movement: MovementRule
-    /// How long history is kept, in seconds (by the fix's own `tst`).
+    /// How long history is kept, in seconds (by the fix's own `tst`). A track is personal data:
+    /// by default it is kept only as long as a walk plausibly matters (24 hours).
     public var retention: Double
     /// How often old history is pruned, in seconds.
     public var pruneInterval: Double
@@ -17,7 +18,8 @@ public struct IngestSettings: Sendable, Hashable {
 
     public static let defaultPositionInterval = 0.5
 
-    public static let defaultRetention: Double = 30 * 24 * 3600
+    /// 24 hours: a privacy choice (issue 16). `SAFEWALK_HISTORY_RETENTION` changes it.
+    public static let defaultRetention: Double = 24 * 3600
 
     public init(policy: FixPolicy = FixPolicy(), movement: MovementRule = MovementRule(),
                 retention: Double = IngestSettings.defaultRetention, pruneInterval: Double = 3600,
