@@ -1,6 +1,6 @@
 import Foundation
 
-/// The number behind the alert's call action (DESIGN: UT Police by default).
+/// The number behind the alert's call action (UT Police by default; docs/CONTRACT.md, `{w}/alert`).
 public struct EmergencyNumber: Hashable, Sendable {
     public var label: String
     /// As configured; normalised with a 3-digit minimum so short codes like 911 work.

@@ -1,4 +1,4 @@
-/// Every topic in the SafeWalk contract (DESIGN.md), built and parsed in one place so no
+/// Every topic in the SafeWalk contract (docs/CONTRACT.md), built and parsed in one place so no
 /// service concatenates topic strings.
 ///
 /// Walker topics live under a configurable prefix (`safewalk` by default); OwnTracks topics

@@ -12,8 +12,8 @@ public enum WatchState: String, CaseIterable, Hashable, Sendable, Codable {
 public struct WatchStatus: Codable, Hashable, Sendable {
     var v = SchemaVersion()
     public var state: WatchState
-    /// Whether a watch is running. Not in DESIGN's list but needed: `safe` alone does not
-    /// tell the app whether it is being watched.
+    /// Whether a watch is running: `safe` alone does not tell the app whether it is being
+    /// watched (docs/CONTRACT.md, `{w}/status`).
     public var watching: Bool
     /// When `state` last changed.
     public var since: EpochSeconds

@@ -9,7 +9,8 @@ import Synchronization
 /// a message late is recoverable, a message lost is not; memory is the cheaper failure and is
 /// made visible: `highWaterMark` records the deepest backlog so operators see a consumer falling
 /// behind. The consumer takes everything pending in one wake-up, which is what keeps the hop
-/// cheap (see NOTES-mqtt-sqlite.md: one wake-up per message halves throughput).
+/// cheap (one wake-up per message halves throughput; measured in docs/ARCHITECTURE.md, "The MQTT
+/// client").
 final class MessageBuffer: Sendable {
     private struct State {
         var pending: [MQTTMessage] = []

@@ -33,7 +33,7 @@ struct Probe<T: Codable & Equatable & Sendable>: PayloadProbe {
 let sampleFix = LocationFix(lat: 30.2849, lon: -97.7341, tst: t0, acc: 8, alt: 150, vel: 4, batt: 80)
 let sampleWalk = WalkPlan(destination: "Library", eta: t0 + 720)
 
-/// Every JSON payload in DESIGN.md, with one field it cannot do without.
+/// Every JSON payload in docs/CONTRACT.md, with one field it cannot do without.
 enum PayloadSample: String, CaseIterable, Sendable {
     case fix, position, reply, action, status, prompt, chat, escalation
     case contactAdd, contactRemove, contactList, contactResult, alert, delivery, rejection

@@ -2,7 +2,7 @@ import Testing
 
 import SafeWalkCore
 
-/// One of every topic, with the string DESIGN.md gives it under the default prefix.
+/// One of every topic, with the string docs/CONTRACT.md gives it under the default prefix.
 let everyTopic: [(Topic, String)] = [
     (.fix(walker()), "safewalk/alice/fix"),
     (.presence(walker()), "safewalk/alice/presence"),

@@ -3,7 +3,8 @@ import SafeWalkCore
 /// Everything the companion says without a model, and the instruction that shapes what the
 /// model says. Variants rotate per walker so repeated check-ins do not read like a robot.
 public enum CompanionText {
-    /// Check-ins sent on `{w}/prompt`; the first is the wording DESIGN.md names.
+    /// Check-ins sent on `{w}/chat` for each `{w}/prompt`; the first is the wording
+    /// docs/CONTRACT.md shows.
     public static let checkIns = [
         "Just checking in! Reply if you're okay.",
         "Hey, how's the walk going? Send me a quick reply so I know you're okay.",

@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+
+import SafeWalkCore
+
+/// Holds `docs/CONTRACT.md` to the code, so the document cannot drift from it in either
+/// direction: every row of its topic table must be a topic ``Topic`` builds and parses, every
+/// ``TopicKind`` must have exactly one row and a payload section, every JSON example must be read
+/// by the code as a payload of its topic, and every ``EscalationReason`` must be documented.
+///
+/// QoS and retain flags are chosen where each service publishes, not in one place, so those
+/// columns are only checked for form.
+@Suite struct ContractDocumentTests {
+    /// A row of the topic table.
+    struct TopicRow: CustomStringConvertible {
+        var pattern: String
+        var direction: String
+        var qos: String
+        var retained: String
+        var description: String { "`\(pattern)`" }
+    }
+
+    static let sampleWalker = WalkerID(validating: "alice")!
+    static let sampleService = ServiceName.watchdog
+    static let sampleDevice = DeviceName(validating: "phone")!
+
+    /// One topic of every kind, for the sample walker, service and device.
+    static let sampleTopics: [Topic] =
+        WalkerChannel.allCases.map { Topic($0, walker: sampleWalker) } + [
+            .rejected(sampleService), .serviceStatus(sampleService),
+            .owntracks(user: sampleWalker, device: sampleDevice),
+        ]
+
+    static func document() throws -> String {
+        // Tests/SafeWalkCoreTests/<this file> → the package root.
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return try String(contentsOf: root.appendingPathComponent("docs/CONTRACT.md"), encoding: .utf8)
+    }
+
+    /// The topic name a pattern stands for under `prefix`, with the sample names filled in.
+    static func expand(_ pattern: String, prefix: String = Topic.defaultPrefix) -> String {
+        let name = pattern
+            .replacingOccurrences(of: "{w}", with: sampleWalker.rawValue)
+            .replacingOccurrences(of: "{user}", with: sampleWalker.rawValue)
+            .replacingOccurrences(of: "{device}", with: sampleDevice.rawValue)
+            .replacingOccurrences(of: "{service}", with: sampleService.rawValue)
+        return name.hasPrefix("owntracks/") ? name : "\(prefix)/\(name)"
+    }
+
+    /// The cells of a Markdown table line (`\|` inside a cell is not a separator).
+    static func cells(_ line: Substring) -> [String] {
+        var cells: [String] = []
+        var cell = ""
+        var previous: Character = " "
+        for character in line.dropFirst() {  // the leading `|`
+            if character == "|" && previous != "\\" {
+                cells.append(cell.trimmingCharacters(in: .whitespaces))
+                cell = ""
+            } else {
+                cell.append(character)
+            }
+            previous = character
+        }
+        return cells
+    }
+
+    /// The rows of the first table after the heading `heading`, header and separator dropped.
+    static func table(after heading: String, in text: String) throws -> [[String]] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0 == heading }, "no \(heading) in docs/CONTRACT.md")
+        let tableLines = lines[(start + 1)...].drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
+        return tableLines.dropFirst(2).map(cells)
+    }
+
+    /// The text between the first pair of backticks of a cell or heading.
+    static func code(_ text: String) -> String? {
+        let parts = text.split(separator: "`", omittingEmptySubsequences: false)
+        return parts.count >= 3 ? String(parts[1]) : nil
+    }
+
+    static func topicRows() throws -> [TopicRow] {
+        try table(after: "## Topics", in: document()).map { cells in
+            let pattern = try #require(code(cells[0]), "first cell not in backticks: \(cells)")
+            return TopicRow(pattern: pattern, direction: cells[1], qos: cells[2], retained: cells[3])
+        }
+    }
+
+    @Test func theSampleTopicsCoverEveryKind() {
+        #expect(Self.sampleTopics.map(\.kind).sorted { $0.rawValue < $1.rawValue }
+                == TopicKind.allCases.sorted { $0.rawValue < $1.rawValue })
+    }
+
+    @Test func everyRowIsATopicTheCodeBuildsAndParses() throws {
+        let rows = try Self.topicRows()
+        #expect(rows.count >= TopicKind.allCases.count)
+        for row in rows {
+            let name = Self.expand(row.pattern)
+            let topic = try #require(Topic.parse(name), "\(row) is not a topic the code parses")
+            #expect(Self.sampleTopics.contains(topic), "\(row)")
+            #expect(topic.name() == name, "\(row)")
+            let prefix = "tenant-a/safewalk"
+            #expect(Topic.parse(Self.expand(row.pattern, prefix: prefix), prefix: prefix) == topic, "\(row)")
+            #expect(topic.name(prefix: prefix) == Self.expand(row.pattern, prefix: prefix), "\(row)")
+        }
+    }
+
+    @Test func everyTopicKindHasExactlyOneRow() throws {
+        let kinds = try Self.topicRows().compactMap { Topic.parse(Self.expand($0.pattern))?.kind }
+        for kind in TopicKind.allCases {
+            #expect(kinds.filter { $0 == kind }.count == 1, "\(kind) needs exactly one row in the topic table")
+        }
+    }
+
+    @Test func theQoSAndRetainedColumnsAreWellFormed() throws {
+        for row in try Self.topicRows() {
+            #expect(["0", "1", "0 or 1"].contains(row.qos), "\(row): QoS \(row.qos)")
+            #expect(["yes", "no"].contains(row.retained), "\(row): retained \(row.retained)")
+            #expect(row.direction.contains("→"), "\(row): direction \(row.direction)")
+        }
+    }
+
+    @Test func everyTopicHasAPayloadSection() throws {
+        let text = try Self.document()
+        for row in try Self.topicRows() {
+            #expect(text.contains("\n### `\(row.pattern)`\n"), "no payload section for \(row)")
+        }
+    }
+
+    /// Reads one example as a payload of `kind`; throws when the code would refuse it.
+    static func read(_ payload: Data, as kind: TopicKind) throws {
+        switch kind {
+        case .fix, .owntracks:
+            guard case .fix = try FixDecoder.parse(payload) else { throw PayloadError.invalidValue("_type") }
+        case .reply: _ = try SafeWalkJSON.decode(Reply.self, from: payload)
+        case .action, .actionResult, .inputRejected:
+            // Their types are being extended by issue 15 (hold, PINs, answers to the device);
+            // until that lands these examples are checked for form only.
+            let object = try JSONSerialization.jsonObject(with: payload) as? [String: Any]
+            guard let object, object["v"] as? Int == 1 else { throw PayloadError.malformed }
+        case .position: _ = try SafeWalkJSON.decode(PositionUpdate.self, from: payload)
+        case .status: _ = try SafeWalkJSON.decode(WatchStatus.self, from: payload)
+        case .prompt: _ = try SafeWalkJSON.decode(CheckInPrompt.self, from: payload)
+        case .chat: _ = try SafeWalkJSON.decode(ChatMessage.self, from: payload)
+        case .escalation: _ = try SafeWalkJSON.decode(EscalationEvent.self, from: payload)
+        case .contactsAdd: _ = try SafeWalkJSON.decode(ContactAdd.self, from: payload)
+        case .contactsRemove: _ = try SafeWalkJSON.decode(ContactRemove.self, from: payload)
+        case .contacts: _ = try SafeWalkJSON.decode(ContactList.self, from: payload)
+        case .contactsResult: _ = try SafeWalkJSON.decode(ContactResult.self, from: payload)
+        case .alert: _ = try SafeWalkJSON.decode(DeviceAlert.self, from: payload)
+        case .delivery: _ = try SafeWalkJSON.decode(DeliveryReceipt.self, from: payload)
+        case .rejected: _ = try SafeWalkJSON.decode(Rejection.self, from: payload)
+        case .presence, .serviceStatus:
+            guard Presence(payload: payload) != nil else { throw PayloadError.malformed }
+        }
+    }
+
+    @Test func everyExampleIsAPayloadTheCodeReads() throws {
+        var kind: TopicKind?
+        var fence: String?
+        var examples = 0
+        for line in try Self.document().split(separator: "\n") {
+            if line.hasPrefix("#") {
+                kind = line.hasPrefix("### `") ? Self.code(String(line)).flatMap { Topic.parse(Self.expand($0))?.kind } : nil
+            } else if line.hasPrefix("```") {
+                fence = fence == nil ? String(line.dropFirst(3)) : nil
+            } else if let fence, let kind, fence == "json" || (fence == "text" && [.presence, .serviceStatus].contains(kind)) {
+                examples += 1
+                do {
+                    try Self.read(Data(line.utf8), as: kind)
+                } catch {
+                    Issue.record("the code refuses this \(kind) example (\(error)): \(line)")
+                }
+            }
+        }
+        #expect(examples >= TopicKind.allCases.count)
+    }
+
+    @Test func everyEscalationReasonIsDocumentedWithItsLevel() throws {
+        let rows = try Self.table(after: "### Reasons and levels", in: Self.document())
+        for reason in EscalationReason.allCases {
+            let row = rows.first { Self.code($0[0]) == reason.rawValue }
+            #expect(row != nil, "\(reason) is not in the reasons table")
+            if let row { #expect(row[1].contains(reason.defaultLevel.rawValue), "\(reason): \(row[1])") }
+        }
+        for level in EscalationLevel.allCases {
+            #expect(rows.contains { $0[1].contains(level.rawValue) }, "\(level)")
+        }
+    }
+}
