@@ -30,7 +30,7 @@ public struct WalkPlan: Codable, Hashable, Sendable {
     }
 }
 
-/// The escalation event on `{w}/escalation`, exactly as DESIGN.md defines it.
+/// The escalation event on `{w}/escalation`, exactly as docs/CONTRACT.md defines it.
 /// `id` is the idempotency key: consumers drop ids they have already handled.
 /// `lastFix` and `walk` are written as `null` when absent.
 public struct EscalationEvent: Codable, Hashable, Sendable {

@@ -1,5 +1,5 @@
-/// What a quick reply does to the watch. Every effect answers a pending check-in (DESIGN:
-/// any reply answers it); none ends a watch or cancels another rule (only `stop` and
+/// What a quick reply does to the watch. Every effect answers a pending check-in
+/// (docs/CONTRACT.md: any reply answers it); none ends a watch or cancels another rule (only `stop` and
 /// `arrived` end a watch).
 public enum QuickReplyEffect: Hashable, Sendable {
     /// "I'm okay 👍", "Almost home": the check-in is answered; everything else keeps running.

@@ -1,4 +1,4 @@
-/// Every timing and distance the safety rules use, with DESIGN.md's defaults.
+/// Every timing and distance the safety rules use, with the defaults of docs/CONTRACT.md.
 /// Durations are seconds (fractions allowed), distances metres.
 public struct SafetyThresholds: Codable, Hashable, Sendable {
     /// Seconds between check-in prompts (`SAFEWALK_CHECKIN_INTERVAL`).
@@ -23,7 +23,7 @@ public struct SafetyThresholds: Codable, Hashable, Sendable {
         self.offlineGrace = offlineGrace
     }
 
-    /// DESIGN.md's defaults.
+    /// The defaults of docs/CONTRACT.md ("Shared settings").
     public static let defaults = SafetyThresholds()
 
     /// The names of any values that are not finite and positive; empty when all are usable.

@@ -3,7 +3,8 @@ import Logging
 import SafeWalkCore
 import SafeWalkMQTT
 
-/// The settings every service shares (DESIGN.md, "Configuration names"). Service-specific
+/// The settings every service shares (README, "Configuration"; the safety thresholds are part of
+/// the contract, docs/CONTRACT.md, "Shared settings"). Service-specific
 /// settings are read by each service from `environment` with the same prefix.
 public struct ServiceConfiguration: Sendable {
     public var service: ServiceName
