@@ -3,7 +3,7 @@
 ///
 /// Fail-safe decoding: a `panic` whose `level` is missing or unrecognised is read as `red`
 /// rather than refused, because refusing a panic is the worst possible outcome. Every other
-/// missing field is a refusal, as DESIGN.md requires.
+/// missing field is a refusal, as docs/CONTRACT.md requires.
 public struct Action: Codable, Hashable, Sendable {
     /// Unique per action, for idempotency.
     public var id: String
