@@ -1,12 +1,47 @@
 #!/bin/bash
-# Writes the broker's password file from the environment, then runs Mosquitto in the foreground
-# (exec: it is PID 1 and gets SIGTERM directly). The file lives only in the container, so
-# changing a password in .env and recreating the container is all a rotation takes.
-#   <SERVICE>_MQTT_PASSWORD   for each service user of mosquitto/acl (LOCATION_INGEST_, WATCHDOG_, ...)
-#   OPERATOR_MQTT_PASSWORD    read-only user for dashboards and the healthchecks
-#   SAFEWALK_WALKERS          walker logins, "alice:password bob:password"
+# Checks the passwords and the TLS certificates, writes the broker's password file from the
+# environment, then runs Mosquitto in the foreground (exec: it is PID 1 and gets SIGTERM
+# directly). The file lives only in the container, so changing a password in .env and recreating
+# the container is all a rotation takes. Refuses to start (exit 2, naming the variable or file)
+# when a required password is empty, short or a placeholder, or a certificate is missing.
+#   <SERVICE>_MQTT_PASSWORD        for each service user of mosquitto/acl (LOCATION_INGEST_, WATCHDOG_, ...)
+#   OPERATOR_MQTT_PASSWORD         read-only user for dashboards and the healthchecks
+#   CHANNEL_EXAMPLE_MQTT_PASSWORD  optional (an out-of-process channel); empty = no such user
+#   SAFEWALK_WALKERS               walker logins, "alice:password bob:password"
+#   /mosquitto/certs/{ca.crt,server.crt,server.key}   the TLS listener's files (SAFEWALK_TLS_DIR)
 set -euo pipefail
 file=/mosquitto/config/passwd
+certs=/mosquitto/certs
+min_length=12
+fail() { echo "[broker] refusing to start: $*" >&2; exit 2; }
+
+# A password people could guess from the docs or a tutorial is no password.
+check_password() {  # what password
+    local what=$1 password=$2 lower
+    [ -n "$password" ] || fail "$what is empty; set it in compose/.env (e.g. \`head -c 18 /dev/urandom | base64\`)"
+    lower=$(printf '%s' "$password" | tr 'A-Z' 'a-z')
+    case "$lower" in
+        *change*me* | *changeme* | password* | secret* | example* | placeholder* | xxx* | todo* | test* | admin* | 123456* | qwerty* | letmein*)
+            fail "$what is a placeholder; set a long random password" ;;
+    esac
+    [ ${#password} -ge $min_length ] || fail "$what is shorter than $min_length characters"
+}
+
+for name in location-ingest watchdog companion-chat notifier contacts-store operator channel-example; do
+    variable=$(echo "$name" | tr 'a-z-' 'A-Z_')_MQTT_PASSWORD
+    password=${!variable:-}
+    if [ "$name" = channel-example ] && [ -z "$password" ]; then continue; fi   # optional user
+    check_password "$variable" "$password"
+done
+for pair in ${SAFEWALK_WALKERS:-}; do
+    [[ "$pair" == *:* ]] || fail "SAFEWALK_WALKERS entries are name:password, got '$pair'"
+    check_password "SAFEWALK_WALKERS (walker '${pair%%:*}')" "${pair#*:}"
+done
+
+for cert in ca.crt server.crt server.key; do
+    [ -r "$certs/$cert" ] || fail "TLS: $certs/$cert is missing or not readable by the broker (uid $(id -u)); put ca.crt, server.crt and server.key in SAFEWALK_TLS_DIR (compose/README.md, \"TLS certificates\")"
+done
+
 rm -f "$file"
 users=0
 add() {  # name password [--service]; same validation as scripts/add-user.sh, because it is that script
@@ -15,13 +50,10 @@ add() {  # name password [--service]; same validation as scripts/add-user.sh, be
 }
 for name in location-ingest watchdog companion-chat notifier contacts-store channel-example operator; do
     variable=$(echo "$name" | tr 'a-z-' 'A-Z_')_MQTT_PASSWORD
-    password=${!variable:-}
-    if [ -n "$password" ]; then add "$name" "$password" --service; else echo "[broker] $variable not set: '$name' cannot log in"; fi
+    if [ -n "${!variable:-}" ]; then add "$name" "${!variable}" --service; fi
 done
 for pair in ${SAFEWALK_WALKERS:-}; do
-    [[ "$pair" == *:?* ]] || { echo "[broker] SAFEWALK_WALKERS entries are name:password, got '${pair%%:*}:…'" >&2; exit 2; }
     add "${pair%%:*}" "${pair#*:}"
 done
-[ "$users" -gt 0 ] || { echo "[broker] no users configured: set the passwords in .env (see .env.example)" >&2; exit 2; }
-echo "[broker] $users users"
+echo "[broker] $users users; TLS listener on 8883"
 exec mosquitto -c /mosquitto/config/mosquitto.conf

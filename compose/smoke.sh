@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# Builds and starts the whole stack with compose, then runs a scripted walk through the published
-# broker port: a walker with one contact goes silent, and an alert with `tel:` and `sms:` actions
-# must arrive on `{w}/alert`. Shows the logs on failure and always tears everything down
-# (containers, network, volumes).
+# Builds and starts the whole stack with compose (plus a fake Twilio on the compose network,
+# compose/smoke.compose.yml), then checks what a deployment must do:
+#   - the broker refuses to start with compose/.env.example as shipped (empty passwords), with a
+#     placeholder walker password, and without TLS certificates, naming what is wrong;
+#   - devices get MQTT over TLS on the published TLS port (a test CA made here with openssl):
+#     a fix published through it comes back as a position through it; plain MQTT there fails;
+#   - plain MQTT is reachable on 127.0.0.1 only, not on the host's other addresses;
+#   - a walker with one contact goes silent: an alert with `tel:` and `sms:` actions arrives
+#     (over TLS), and the fake gateway receives an SMS to the contact with the documented
+#     Twilio-style template (From, To, Body with a maps link) and basic auth.
+# Shows the logs on failure and always tears everything down (containers, network, volumes).
 #   compose/smoke.sh                 the full test
 #   compose/smoke.sh --until-healthy only build, start and wait until every service reports online
 # Environment: DOCKER (client, default docker), COMPOSE (e.g. "docker-compose"; default: `docker
 # compose` if present, else docker-compose), SAFEWALK_SWIFT_IMAGE / SAFEWALK_RUNTIME_IMAGE (default:
 # the local safewalk/swift-builder + safewalk/bookworm if they exist, else the public images),
 # SAFEWALK_BUILD_CONFIGURATION (release), SMOKE_READY_TIMEOUT (180 s), SMOKE_ALERT_TIMEOUT (60 s).
+# Needs openssl on the host.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 until_healthy=false
@@ -24,6 +32,7 @@ elif command -v docker-compose > /dev/null; then
 else
     echo "[smoke] neither 'docker compose' nor docker-compose is installed" >&2; exit 1
 fi
+command -v openssl > /dev/null || { echo "[smoke] openssl is needed for the test CA" >&2; exit 1; }
 
 if [ -z "${SAFEWALK_SWIFT_IMAGE:-}" ] && "$docker" image inspect safewalk/swift-builder > /dev/null 2>&1; then
     export SAFEWALK_SWIFT_IMAGE=safewalk/swift-builder SAFEWALK_RUNTIME_IMAGE=${SAFEWALK_RUNTIME_IMAGE:-safewalk/bookworm}
@@ -42,12 +51,42 @@ fi
 
 project=safewalk-smoke
 work=$(mktemp -d /tmp/safewalk-smoke.XXXXXX)
-port=$((20000 + RANDOM % 20000))
-while (echo > "/dev/tcp/127.0.0.1/$port") 2> /dev/null; do port=$((20000 + RANDOM % 20000)); done
+free_port() {
+    local port=$((20000 + RANDOM % 20000))
+    while (echo > "/dev/tcp/127.0.0.1/$port") 2> /dev/null; do port=$((20000 + RANDOM % 20000)); done
+    echo "$port"
+}
+tls_port=$(free_port)
+local_port=$(free_port)
+while [ "$local_port" = "$tls_port" ]; do local_port=$(free_port); done
 pw() { head -c 18 /dev/urandom | base64 | tr -d '/+='; }
 walker=smoker
 walker_password=$(pw)
-cat > "$work/env" <<ENV
+sms_sid=AC$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+sms_token=$(pw)
+sms_from=+15125550199
+contact_phone=+15125550100
+
+# A test CA and a server certificate for localhost, as compose/README.md tells operators to
+# provide them (the broker runs as uid 883; these throwaway files are simply world-readable).
+tls=$work/tls
+mkdir -p "$tls"
+openssl req -x509 -newkey rsa:2048 -days 2 -nodes -keyout "$work/ca.key" -out "$tls/ca.crt" \
+    -subj /CN=safewalk-smoke-ca > "$work/openssl.log" 2>&1
+openssl req -newkey rsa:2048 -nodes -keyout "$tls/server.key" -out "$work/server.csr" -subj /CN=localhost \
+    >> "$work/openssl.log" 2>&1
+printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' > "$work/san.ext"
+openssl x509 -req -in "$work/server.csr" -CA "$tls/ca.crt" -CAkey "$work/ca.key" -CAcreateserial -days 2 \
+    -extfile "$work/san.ext" -out "$tls/server.crt" >> "$work/openssl.log" 2>&1
+chmod 755 "$work" "$tls" && chmod 644 "$tls"/*
+
+# The shipped example, then what an operator fills in (later lines win): passwords, ports, the
+# certificates, short thresholds, and the notifier's sms-http channel configured for Twilio
+# exactly as README.md documents it, pointed at the fake gateway.
+example_channels=$(sed -n 's/^SAFEWALK_CHANNELS=//p' compose/.env.example)
+{
+    cat compose/.env.example
+    cat <<ENV
 LOCATION_INGEST_MQTT_PASSWORD=$(pw)
 WATCHDOG_MQTT_PASSWORD=$(pw)
 COMPANION_CHAT_MQTT_PASSWORD=$(pw)
@@ -55,21 +94,30 @@ NOTIFIER_MQTT_PASSWORD=$(pw)
 CONTACTS_STORE_MQTT_PASSWORD=$(pw)
 OPERATOR_MQTT_PASSWORD=$(pw)
 SAFEWALK_WALKERS=$walker:$walker_password
-SAFEWALK_BROKER_PORT=$port
-SAFEWALK_BROKER_BIND=127.0.0.1
+SAFEWALK_BROKER_TLS_PORT=$tls_port
+SAFEWALK_BROKER_LOCAL_PORT=$local_port
+SAFEWALK_TLS_DIR=$tls
 SAFEWALK_CHECKIN_INTERVAL=2
 SAFEWALK_NO_REPLY_AFTER=3
 SAFEWALK_NO_MOVEMENT_AFTER=60
 SAFEWALK_OFFLINE_GRACE=60
-SAFEWALK_CHANNELS=device,log
+SAFEWALK_CHANNELS=${example_channels:-device,log},sms-http
+SAFEWALK_SMS_URL=http://fake-sms:8080/2010-04-01/Accounts/$sms_sid/Messages.json
+SAFEWALK_SMS_USER=$sms_sid
+SAFEWALK_SMS_PASSWORD=$sms_token
+SAFEWALK_SMS_TEMPLATE='From=%2B${sms_from#+}&To={phone}&Body={message}'
+SMOKE_SMS_SID=$sms_sid
+SMOKE_SMS_TOKEN=$sms_token
 SAFEWALK_SWIFT_IMAGE=${SAFEWALK_SWIFT_IMAGE:-swift:6.1-bookworm}
 SAFEWALK_RUNTIME_IMAGE=${SAFEWALK_RUNTIME_IMAGE:-debian:bookworm-slim}
 SAFEWALK_BUILD_CONFIGURATION=${SAFEWALK_BUILD_CONFIGURATION:-release}
 SAFEWALK_IMAGE_TAG=smoke
 ENV
-dc() { "${compose[@]}" -p "$project" --env-file "$work/env" -f compose/docker-compose.yml "$@"; }
+} > "$work/env"
+dc() { "${compose[@]}" -p "$project" --env-file "$work/env" -f compose/docker-compose.yml -f compose/smoke.compose.yml "$@"; }
 # Helper containers (started in the background, so named here where the cleanup can see them).
-helpers=("$project-alert" "$project-watch" "$project-contact" "$project-walker")
+helpers=("$project-alert" "$project-watch" "$project-contact" "$project-walker" "$project-position" "$project-tls"
+         "$project-refuse")
 ok=false
 finish() {
     trap - EXIT INT TERM
@@ -85,39 +133,101 @@ finish() {
     $ok && echo "[smoke] passed" || exit 1
 }
 trap finish EXIT INT TERM
+fail() { echo "[smoke] $*" >&2; exit 1; }
 
 echo "[smoke] building (${compose[*]}; swift image ${SAFEWALK_SWIFT_IMAGE:-swift:6.1-bookworm})"
 # One build per image from one snapshot of the sources: the five services share one image, and
 # compose would otherwise build it once per service.
-dc build broker location-ingest
-echo "[smoke] starting; broker on 127.0.0.1:$port"
+dc build broker location-ingest fake-sms
+
+# The broker must refuse to start, saying which variable or file is wrong.
+refuses() {  # what expected-message docker-run-arguments...
+    local what=$1 expected=$2 status=0; shift 2
+    "$docker" run --rm --name "$project-refuse" "$@" safewalk/broker:smoke > "$work/refuse.out" 2>&1 || status=$?
+    [ "$status" = 2 ] && grep -qF "$expected" "$work/refuse.out" \
+        || fail "broker with $what: expected exit 2 and '$expected', got exit $status: $(cat "$work/refuse.out")"
+    echo "[smoke] broker refuses $what: $(grep -F "$expected" "$work/refuse.out")"
+}
+refuses "compose/.env.example as shipped" "LOCATION_INGEST_MQTT_PASSWORD is empty" --env-file compose/.env.example
+good=()
+for variable in LOCATION_INGEST WATCHDOG COMPANION_CHAT NOTIFIER CONTACTS_STORE OPERATOR; do good+=(-e "${variable}_MQTT_PASSWORD=$(pw)"); done
+refuses "a placeholder walker password" "SAFEWALK_WALKERS (walker 'alice') is a placeholder" \
+    "${good[@]}" -e "SAFEWALK_WALKERS=alice:change-me" -v "$tls:/mosquitto/certs:ro"
+refuses "no TLS certificates" "TLS: /mosquitto/certs/ca.crt is missing" "${good[@]}"
+
+echo "[smoke] starting; TLS on port $tls_port, plain MQTT on 127.0.0.1:$local_port"
 dc up -d --no-build
-services=(broker location-ingest watchdog companion-chat notifier contacts-store)
+services=(broker location-ingest watchdog companion-chat notifier contacts-store fake-sms)
 deadline=$((SECONDS + ${SMOKE_READY_TIMEOUT:-180}))
 for service in "${services[@]}"; do
     while true; do
         id=$(dc ps -q "$service")
         health=$([ -n "$id" ] && "$docker" inspect -f '{{.State.Health.Status}}' "$id" 2> /dev/null || echo missing)
         [ "$health" = healthy ] && { echo "[smoke] $service healthy"; break; }
-        [ $SECONDS -lt $deadline ] || { echo "[smoke] $service is $health after ${SMOKE_READY_TIMEOUT:-180} s" >&2; exit 1; }
+        [ $SECONDS -lt $deadline ] || fail "$service is $health after ${SMOKE_READY_TIMEOUT:-180} s"
         sleep 2
     done
 done
 if $until_healthy; then ok=true; exit 0; fi
 
-# The walk, through the published port, with the CLI and mosquitto_sub from the services image.
-tool() { local name=$1; shift; "$docker" run --rm --name "$name" --network host "safewalk/services:smoke" "$@"; }
-tool "$project-alert" mosquitto_sub -h 127.0.0.1 -p "$port" -u "$walker" -P "$walker_password" \
-    -t "safewalk/$walker/alert" -C 1 -W "${SMOKE_ALERT_TIMEOUT:-60}" > "$work/alert.log" 2>&1 &
+# Tools from the services image on the host's network; the test CA at /certs.
+tool() { local name=$1; shift; "$docker" run --rm --name "$name" --network host -v "$tls:/certs:ro" "safewalk/services:smoke" "$@"; }
+tls_args=(-h localhost -p "$tls_port" --cafile /certs/ca.crt -u "$walker" -P "$walker_password")
+
+# Beyond the host: TLS answers, plain MQTT does not. On this host's other address (not loopback)
+# the TLS port is open and the plain port closed; on loopback the plain port is open.
+address=$(hostname -I 2> /dev/null | tr ' ' '\n' | grep -v '^127\.' | grep -m1 '^[0-9.]*$' || true)
+[ -n "$address" ] || address=$("$docker" network inspect bridge -f '{{range .IPAM.Config}}{{.Gateway}}{{end}}')
+[ -n "$address" ] || fail "found no non-loopback address of this host to check the published ports"
+(echo > "/dev/tcp/$address/$tls_port") 2> /dev/null || fail "TLS port $tls_port is not reachable on $address"
+! (echo > "/dev/tcp/$address/$local_port") 2> /dev/null || fail "plain MQTT port $local_port is reachable on $address (must be 127.0.0.1 only)"
+(echo > "/dev/tcp/127.0.0.1/$local_port") 2> /dev/null || fail "plain MQTT port $local_port is not reachable on 127.0.0.1"
+published=$("$docker" ps --filter "label=com.docker.compose.project=$project" --format '{{.Names}} {{.Ports}}' | grep -- '->' || true)
+echo "[smoke] published: $(echo "$published" | tr '\n' ';')"
+[ "$(echo "$published" | grep -c -- '->')" = 1 ] && echo "$published" | grep -q broker \
+    || fail "only the broker may publish ports, got: $published"
+if tool "$project-tls" mosquitto_pub -h localhost -p "$tls_port" -u "$walker" -P "$walker_password" \
+        -t "safewalk/$walker/presence" -m online > "$work/plain-on-tls.log" 2>&1; then
+    fail "plain MQTT was accepted on the TLS port"
+fi
+echo "[smoke] $address: TLS port open, plain port closed; plain MQTT refused on the TLS port"
+
+# Publish and subscribe over TLS: a fix goes in, location-ingest's position comes back.
+tool "$project-position" mosquitto_sub "${tls_args[@]}" -t "safewalk/$walker/position" -C 1 -W 30 \
+    > "$work/position.log" 2>&1 &
+position_pid=$!
+sleep 2
+tool "$project-tls" mosquitto_pub "${tls_args[@]}" -q 1 -t "safewalk/$walker/fix" \
+    -m "{\"v\":1,\"lat\":30.123456,\"lon\":-97.654321,\"tst\":$(date +%s),\"acc\":5}" > "$work/tls-publish.log" 2>&1 \
+    || fail "publishing a fix over TLS failed: $(cat "$work/tls-publish.log")"
+wait "$position_pid" || true
+grep -q '30.123456' "$work/position.log" || fail "no position for the fix published over TLS: $(cat "$work/position.log")"
+echo "[smoke] over TLS: fix published, position received"
+
+# The walk: the CLI through the loopback plain port (it has no TLS options), the alert over TLS.
+tool "$project-alert" mosquitto_sub "${tls_args[@]}" -t "safewalk/$walker/alert" -C 1 -W "${SMOKE_ALERT_TIMEOUT:-60}" \
+    > "$work/alert.log" 2>&1 &
 alert_pid=$!
-tool "$project-watch" safewalk watch "$walker" --port "$port" --username "$walker" --password "$walker_password" \
-    > "$work/watch.log" 2>&1 &
-tool "$project-contact" safewalk contact add "$walker" Mom "512 555 0100" --port "$port" --username "$walker" --password "$walker_password" \
-    | tee "$work/contact.log"
-grep -q '^ok' "$work/contact.log"
-tool "$project-walker" safewalk simulate --walker "$walker" --port "$port" --username "$walker" --password "$walker_password" \
+cli=(--port "$local_port" --username "$walker" --password "$walker_password")
+tool "$project-watch" safewalk watch "$walker" "${cli[@]}" > "$work/watch.log" 2>&1 &
+tool "$project-contact" safewalk contact add "$walker" Mom "512 555 0100" "${cli[@]}" | tee "$work/contact.log"
+grep -q '^ok' "$work/contact.log" || fail "contact add did not say ok"
+tool "$project-walker" safewalk simulate --walker "$walker" "${cli[@]}" \
     --interval 1 --go-silent-after 1s --duration "${SMOKE_ALERT_TIMEOUT:-60}" > "$work/walker.log" 2>&1 &
 wait "$alert_pid" || true
 echo "[smoke] alert: $(cat "$work/alert.log")"
-grep -q '"tel:' "$work/alert.log" && grep -q '"sms:' "$work/alert.log" || { echo "[smoke] no alert with tel: and sms: actions" >&2; exit 1; }
+grep -q '"tel:' "$work/alert.log" && grep -q '"sms:' "$work/alert.log" || fail "no alert with tel: and sms: actions"
+
+# The SMS, as the gateway received it.
+deadline=$((SECONDS + 30))
+while true; do
+    dc exec -T fake-sms cat /tmp/messages.jsonl > "$work/sms.log" 2> /dev/null || true
+    grep -q "\"to\": \"$contact_phone\"" "$work/sms.log" && break
+    [ $SECONDS -lt $deadline ] || fail "the fake SMS gateway received no text for $contact_phone within 30 s after the alert"
+    sleep 1
+done
+sms=$(grep -m1 "\"to\": \"$contact_phone\"" "$work/sms.log")
+echo "[smoke] SMS: $sms"
+echo "$sms" | grep -qF "\"from\": \"$sms_from\"" || fail "the SMS did not come from $sms_from (SAFEWALK_SMS_TEMPLATE not passed?)"
+echo "$sms" | grep -qF 'https://maps.google.com/?q=' || fail "the SMS has no maps link"
 ok=true

@@ -1,0 +1,278 @@
+import Foundation
+import Testing
+
+/// compose/docker-compose.yml against README.md and compose/.env.example, so they cannot drift
+/// (issue 16: the notifier's SMS template and timeouts were documented but never passed, so a
+/// compose deployment texted no one). Reads the files; needs no Docker.
+@Suite struct ComposeEnvironmentTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let services = ["location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store"]
+    /// Documented but deliberately not passed: compose's services reach the broker over the
+    /// `backend` network in plain MQTT (TLS is for devices beyond the host; compose/README.md).
+    static let notPassed: Set<String> = ["SAFEWALK_MQTT_TLS_CA", "SAFEWALK_MQTT_TLS_CERT", "SAFEWALK_MQTT_TLS_KEY"]
+
+    static func text(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    static func variables(in text: String) -> [String] {
+        text.matches(of: /(?:SAFEWALK|GEMINI)_[A-Z0-9_]*[A-Z0-9]/).map { String($0.output) }
+    }
+
+    /// The README's documented variables: the shared table ("Every service reads…") and the
+    /// "Service-specific settings" list, one bullet per service.
+    static func readme() throws -> (shared: [String], perService: [String: [String]]) {
+        let lines = try text("README.md").components(separatedBy: "\n")
+        var shared: [String] = []
+        if let header = lines.firstIndex(where: { $0.hasPrefix("| variable | default | meaning |") }) {
+            for line in lines[(header + 2)...] {
+                guard line.hasPrefix("|") else { break }
+                shared += variables(in: String(line.split(separator: "|", omittingEmptySubsequences: true).first ?? ""))
+            }
+        }
+        var perService: [String: [String]] = [:]
+        if let start = lines.firstIndex(where: { $0.hasPrefix("Service-specific settings") }) {
+            var current: String?
+            for line in lines[(start + 1)...] {
+                if line.trimmingCharacters(in: .whitespaces).isEmpty { break }
+                if line.hasPrefix("- "), let colon = line.firstIndex(of: ":") {
+                    current = String(line[line.index(line.startIndex, offsetBy: 2)..<colon])
+                    perService[current!, default: []] += variables(in: String(line[colon...]))
+                } else if let current {
+                    perService[current, default: []] += variables(in: line)
+                }
+            }
+        }
+        return (shared, perService)
+    }
+
+    /// Which services a shared-table variable is for: all of them when shared code reads it,
+    /// else the services whose own sources read it (the Gemini key goes to companion-chat only).
+    static func readers(of variable: String) throws -> [String] {
+        func mentions(_ directory: String) throws -> Bool {
+            let base = root.appendingPathComponent(directory)
+            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return false }
+            for case let file as URL in walker where file.pathExtension == "swift" {
+                if try String(contentsOf: file, encoding: .utf8).contains("\"\(variable)\"") { return true }
+            }
+            return false
+        }
+        if try mentions("Shared") { return services }
+        let own = try services.filter { try mentions("Services/\($0)") }
+        return own.isEmpty ? services : own
+    }
+
+    /// What README.md documents for each service.
+    static func documented() throws -> [String: Set<String>] {
+        let (shared, perService) = try readme()
+        var result: [String: Set<String>] = Dictionary(uniqueKeysWithValues: services.map { ($0, []) })
+        for variable in shared {
+            for service in try readers(of: variable) { result[service]!.insert(variable) }
+        }
+        for (service, variables) in perService { result[service, default: []].formUnion(variables) }
+        return result
+    }
+
+    static func compose() throws -> MiniYAML.Node {
+        try MiniYAML.parse(text("compose/docker-compose.yml"))
+    }
+
+    static func environment(of service: String, in compose: MiniYAML.Node) -> [String: String] {
+        compose["services"]?[service]?["environment"]?.scalars ?? [:]
+    }
+
+    @Test func theReadmeListsAreFoundAndNameEveryService() throws {
+        let (shared, perService) = try Self.readme()
+        #expect(shared.count >= 20, "README.md's shared variable table not found or shrunk: \(shared)")
+        #expect(Set(perService.keys) == Set(Self.services), "README.md's service-specific list names \(perService.keys.sorted())")
+        #expect(try Self.readers(of: "GEMINI_API_KEY") == ["companion-chat"])
+        #expect(try Self.readers(of: "SAFEWALK_LOG_LEVEL") == Self.services)
+    }
+
+    @Test func composePassesEveryDocumentedVariableToItsService() throws {
+        let compose = try Self.compose()
+        var missing: [String] = []
+        for (service, variables) in try Self.documented().sorted(by: { $0.key < $1.key }) {
+            let passed = Self.environment(of: service, in: compose)
+            #expect(!passed.isEmpty, "compose/docker-compose.yml has no environment for \(service)")
+            missing += variables.subtracting(Self.notPassed).subtracting(passed.keys).sorted().map { "\(service): \($0)" }
+        }
+        #expect(missing.isEmpty, "README.md documents these, but compose/docker-compose.yml does not pass them: \(missing)")
+    }
+
+    @Test func composePassesNoVariableTheReadmeDoesNotDocumentForThatService() throws {
+        let compose = try Self.compose()
+        let documented = try Self.documented()
+        var extra: [String] = []
+        for service in Self.services {
+            let passed = Self.environment(of: service, in: compose).keys.filter { !Self.variables(in: $0).isEmpty }
+            extra += passed.filter { !documented[service]!.contains($0) }.sorted().map { "\(service): \($0)" }
+        }
+        #expect(extra.isEmpty, "compose/docker-compose.yml passes these, but README.md does not document them for that service: \(extra)")
+    }
+
+    /// Every `${VARIABLE}` compose reads is in the example file an operator copies, and the
+    /// example sets nothing compose ignores.
+    @Test func envExampleHasExactlyTheVariablesComposeReads() throws {
+        let compose = try Self.text("compose/docker-compose.yml")
+        let read = Set(compose.matches(of: /\$\{([A-Z0-9_]+)/).map { String($0.output.1) })
+        let example = try Self.text("compose/.env.example").components(separatedBy: "\n")
+            .filter { !$0.hasPrefix("#") }
+            .compactMap { line in line.firstMatch(of: /^([A-Z0-9_]+)=/).map { String($0.output.1) } }
+        #expect(read.subtracting(example).isEmpty, "compose/.env.example lacks \(read.subtracting(example).sorted())")
+        #expect(Set(example).subtracting(read).isEmpty, "compose ignores \(Set(example).subtracting(read).sorted()) from compose/.env.example")
+    }
+
+    /// Beyond the host only MQTT over TLS: the broker alone publishes ports, plain MQTT (1883)
+    /// only on 127.0.0.1, and no service publishes anything (metrics are HTTP).
+    @Test func onlyTheBrokerPublishesAndPlainMQTTStaysOnLoopback() throws {
+        let compose = try Self.compose()
+        for service in Self.services {
+            #expect(compose["services"]?[service]?["ports"] == nil, "\(service) publishes ports")
+        }
+        let ports = compose["services"]?["broker"]?["ports"]?.items ?? []
+        #expect(ports.count == 2, "broker ports: \(ports)")
+        for mapping in ports {
+            if mapping.hasSuffix(":1883") {
+                #expect(mapping.hasPrefix("127.0.0.1:"), "plain MQTT is published beyond the host: \(mapping)")
+            } else {
+                #expect(mapping.hasSuffix(":8883"), "the broker publishes something other than MQTT over TLS: \(mapping)")
+            }
+        }
+    }
+
+    @Test func theParserResolvesAnchorsAndMerges() throws {
+        let node = try MiniYAML.parse("""
+            x-env: &env
+              A: "1"   # comment
+              B: two
+            services:
+              s:
+                environment:
+                  <<: *env
+                  B: three
+                ports:
+                  - "127.0.0.1:1:2"
+            """)
+        #expect(node["services"]?["s"]?["environment"]?.scalars == ["A": "1", "B": "three"])
+        #expect(node["services"]?["s"]?["ports"]?.items == ["127.0.0.1:1:2"])
+    }
+}
+
+/// The block-style subset of YAML that compose/docker-compose.yml uses: nested mappings, anchors
+/// (`&name`), aliases and merge keys (`<<: *name`), `- item` lists, quoted and plain scalars and
+/// comments. Flow collections (`[a, b]`) stay scalars.
+enum MiniYAML {
+    indirect enum Node: Equatable {
+        case map([String: Node])
+        case list([Node])
+        case scalar(String)
+
+        subscript(key: String) -> Node? {
+            if case .map(let entries) = self { return entries[key] }
+            return nil
+        }
+        var scalars: [String: String] {
+            guard case .map(let entries) = self else { return [:] }
+            return entries.compactMapValues { node -> String? in
+                guard case .scalar(let value) = node else { return nil }
+                return value
+            }
+        }
+        var items: [String] {
+            guard case .list(let items) = self else { return [] }
+            return items.compactMap { node -> String? in
+                guard case .scalar(let value) = node else { return nil }
+                return value
+            }
+        }
+    }
+
+    struct ParseError: Error, CustomStringConvertible { var description: String }
+
+    static func parse(_ text: String) throws -> Node {
+        var lines: [(indent: Int, text: String)] = []
+        for raw in text.components(separatedBy: "\n") {
+            let line = stripComment(raw)
+            let content = line.drop(while: { $0 == " " })
+            if content.isEmpty { continue }
+            lines.append((line.count - content.count, String(content).trimmingCharacters(in: .whitespaces)))
+        }
+        var parser = Parser(lines: lines)
+        return try parser.block(indent: 0)
+    }
+
+    static func stripComment(_ line: String) -> String {
+        var quote: Character?
+        var previous: Character = " "
+        for (offset, character) in line.enumerated() {
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "#" && previous == " " {
+                return String(line.prefix(offset))
+            }
+            previous = character
+        }
+        return line
+    }
+
+    static func unquote(_ value: String) -> String {
+        if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+            return String(value.dropFirst().dropLast())
+        }
+        return value
+    }
+
+    struct Parser {
+        let lines: [(indent: Int, text: String)]
+        var index = 0
+        var anchors: [String: Node] = [:]
+
+        mutating func block(indent: Int) throws -> Node {
+            guard index < lines.count else { return .map([:]) }
+            if lines[index].text.hasPrefix("- ") || lines[index].text == "-" {
+                var items: [Node] = []
+                while index < lines.count, lines[index].indent == indent, lines[index].text.hasPrefix("-") {
+                    items.append(.scalar(MiniYAML.unquote(String(lines[index].text.dropFirst()).trimmingCharacters(in: .whitespaces))))
+                    index += 1
+                    if index < lines.count, lines[index].indent > indent { _ = try block(indent: lines[index].indent) }
+                }
+                return .list(items)
+            }
+            var entries: [String: Node] = [:]
+            var merged: [String: Node] = [:]
+            while index < lines.count, lines[index].indent == indent {
+                let line = lines[index].text
+                guard let colon = line.firstRange(of: ": ") ?? (line.hasSuffix(":") ? line.index(before: line.endIndex)..<line.endIndex : nil)
+                else { throw ParseError(description: "not a mapping entry: \(line)") }
+                let key = MiniYAML.unquote(String(line[..<colon.lowerBound]))
+                let value = line[colon.upperBound...].trimmingCharacters(in: .whitespaces)
+                index += 1
+                let node: Node
+                if value.isEmpty || value.hasPrefix("&") {
+                    if index < lines.count, lines[index].indent > indent {
+                        node = try block(indent: lines[index].indent)
+                    } else {
+                        node = .scalar("")
+                    }
+                    if value.hasPrefix("&") { anchors[String(value.dropFirst())] = node }
+                } else if value.hasPrefix("*") {
+                    guard let target = anchors[String(value.dropFirst())] else { throw ParseError(description: "unknown alias \(value)") }
+                    node = target
+                } else {
+                    node = .scalar(MiniYAML.unquote(value))
+                }
+                if key == "<<" {
+                    guard case .map(let base) = node else { throw ParseError(description: "merge of a non-mapping") }
+                    merged.merge(base) { old, _ in old }
+                } else {
+                    entries[key] = node
+                }
+            }
+            return .map(merged.merging(entries) { _, explicit in explicit })
+        }
+    }
+}
