@@ -1,13 +1,19 @@
 /// A command from the device on `{w}/action`, e.g.
 /// `{"v":1,"action":"startWalk","id":"a1","destination":"Library","minutes":12}`.
 ///
-/// Fail-safe decoding: a `panic` whose `level` is missing or unrecognised is read as `red`
-/// rather than refused, because refusing a panic is the worst possible outcome. Every other
-/// missing field is a refusal, as docs/CONTRACT.md requires.
+/// This is the strict reading. The watchdog first asks ``CryForHelp`` whether a message calls
+/// for help (needHelp, panic, hold, release), which reads those generously; everything else
+/// must decode here. Even here a `panic` whose `level` is missing or unrecognised is `red` and a
+/// bad `note` is dropped, because refusing a panic is the worst possible outcome.
 public struct Action: Codable, Hashable, Sendable {
-    /// Unique per action, for idempotency.
+    /// Unique per action, for idempotency. Empty only for a cry for help that came without one.
     public var id: String
     public var kind: Kind
+    /// A short preset message with a cry for help (needHelp, panic, hold), at most
+    /// ``CryForHelp/maxNoteLength`` characters.
+    public var note: String?
+    /// The PIN typed to end an incident (`imSafe`, `stop`, `arrived`) or to change the PINs.
+    public var pin: PIN?
 
     /// What the walker asked for.
     public enum Kind: Hashable, Sendable {
@@ -19,6 +25,18 @@ public struct Action: Codable, Hashable, Sendable {
         /// `minutes` is > 0 and at most ``Action/maxWalkMinutes`` (fractions allowed).
         case startWalk(destination: String, minutes: Double)
         case arrived
+        /// The finger is down on the hold-to-release button: arm the server-held switch.
+        case hold(EscalationLevel)
+        /// Heartbeat while the finger stays down.
+        case holding
+        /// The finger came off: panic at the held level.
+        case release
+        /// The finger slid off the button: disarm silently.
+        case cancelHold
+        /// Sets the cancel PIN and optionally a duress PIN (`pin` = the current cancel PIN).
+        case setPins(PINChange)
+        /// Removes both PINs (`pin` = the current cancel PIN).
+        case clearPins
 
         /// The wire word.
         public var name: String {
@@ -30,13 +48,29 @@ public struct Action: Codable, Hashable, Sendable {
             case .panic: "panic"
             case .startWalk: "startWalk"
             case .arrived: "arrived"
+            case .hold: "hold"
+            case .holding: "holding"
+            case .release: "release"
+            case .cancelHold: "cancelHold"
+            case .setPins: "setPins"
+            case .clearPins: "clearPins"
+            }
+        }
+
+        /// Whether this action ends an incident (and so needs the cancel PIN when one is set).
+        public var endsIncident: Bool {
+            switch self {
+            case .stop, .imSafe, .arrived: true
+            default: false
             }
         }
     }
 
-    public init(id: String, kind: Kind) {
+    public init(id: String, kind: Kind, note: String? = nil, pin: PIN? = nil) {
         self.id = id
         self.kind = kind
+        self.note = note
+        self.pin = pin
     }
 
     /// The walk a `startWalk` begins when received at `now`; nil for other actions.
@@ -50,7 +84,9 @@ public struct Action: Codable, Hashable, Sendable {
     /// walker, a panic included (found by the hostile-input corpus).
     public static let maxWalkMinutes: Double = 24 * 60
 
-    private enum CodingKeys: String, CodingKey { case v, action, id, level, destination, minutes }
+    private enum CodingKeys: String, CodingKey {
+        case v, action, id, level, destination, minutes, note, pin, cancelPin, duressPin
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -59,15 +95,34 @@ public struct Action: Codable, Hashable, Sendable {
         guard !id.isEmpty else {
             throw DecodingError.dataCorruptedError(forKey: .id, in: c, debugDescription: "empty action id")
         }
+        note = CryForHelp.usableNote(try? c.decodeIfPresent(String.self, forKey: .note))
+        pin = try Self.decodePIN(c, .pin)
+        func level() -> EscalationLevel {
+            let word = try? c.decodeIfPresent(String.self, forKey: .level)
+            return word.flatMap(EscalationLevel.init(rawValue:)) ?? .red
+        }
         switch try c.decode(String.self, forKey: .action) {
         case "start": kind = .start
         case "stop": kind = .stop
         case "imSafe": kind = .imSafe
         case "needHelp": kind = .needHelp
         case "arrived": kind = .arrived
-        case "panic":
-            let word = try? c.decodeIfPresent(String.self, forKey: .level)
-            kind = .panic(word.flatMap(EscalationLevel.init(rawValue:)) ?? .red)
+        case "panic": kind = .panic(level())
+        case "hold": kind = .hold(level())
+        case "holding": kind = .holding
+        case "release": kind = .release
+        case "cancelHold": kind = .cancelHold
+        case "clearPins": kind = .clearPins
+        case "setPins":
+            guard let cancel = try Self.decodePIN(c, .cancelPin) else {
+                throw DecodingError.keyNotFound(CodingKeys.cancelPin, .init(codingPath: [], debugDescription: "cancelPin"))
+            }
+            let duress = try Self.decodePIN(c, .duressPin)
+            guard duress != cancel else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .duressPin, in: c, debugDescription: "the duress PIN must differ from the cancel PIN")
+            }
+            kind = .setPins(PINChange(cancel: cancel, duress: duress))
         case "startWalk":
             let destination = try c.decode(String.self, forKey: .destination)
             let minutes = try c.decode(Double.self, forKey: .minutes)
@@ -81,18 +136,33 @@ public struct Action: Codable, Hashable, Sendable {
         }
     }
 
+    /// A PIN field: absent is nil; present it must be 4–12 digits.
+    private static func decodePIN(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> PIN? {
+        guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard let pin = PIN(text) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "a PIN is 4 to 12 digits")
+        }
+        return pin
+    }
+
+    /// Writes the action as a device sends it, PINs included (the CLI and tests are devices).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(SchemaVersion(), forKey: .v)
         try c.encode(kind.name, forKey: .action)
         try c.encode(id, forKey: .id)
+        try c.encodeIfPresent(note, forKey: .note)
+        try c.encodeIfPresent(pin.map { String(decoding: $0.digits, as: UTF8.self) }, forKey: .pin)
         switch kind {
-        case .panic(let level):
+        case .panic(let level), .hold(let level):
             try c.encode(level, forKey: .level)
         case .startWalk(let destination, let minutes):
             try c.encode(destination, forKey: .destination)
             try c.encode(minutes, forKey: .minutes)
-        case .start, .stop, .imSafe, .needHelp, .arrived:
+        case .setPins(let change):
+            try c.encode(String(decoding: change.cancel.digits, as: UTF8.self), forKey: .cancelPin)
+            try c.encodeIfPresent(change.duress.map { String(decoding: $0.digits, as: UTF8.self) }, forKey: .duressPin)
+        case .start, .stop, .imSafe, .needHelp, .arrived, .holding, .release, .cancelHold, .clearPins:
             break
         }
     }

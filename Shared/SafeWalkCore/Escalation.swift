@@ -1,13 +1,15 @@
 /// Why an escalation fired. Raw values are the wire words.
 public enum EscalationReason: String, CaseIterable, Hashable, Sendable, Codable {
     case noReply, noMovement, walkOverdue, needHelp, panic, trackerOffline
+    /// Several wrong PINs in a row while trying to end an incident.
+    case wrongPin
 
     /// The level used when the trigger does not carry one: `needHelp` is red (the walker
     /// said so); missed timers are amber (something may be wrong). `panic` carries its own
     /// level and falls back to red.
     public var defaultLevel: EscalationLevel {
         switch self {
-        case .needHelp, .panic: .red
+        case .needHelp, .panic, .wrongPin: .red
         case .noReply, .noMovement, .walkOverdue, .trackerOffline: .amber
         }
     }
@@ -42,11 +44,16 @@ public struct EscalationEvent: Codable, Hashable, Sendable {
     public var at: EpochSeconds
     public var lastFix: FixSummary?
     public var walk: WalkPlan?
+    /// The walker's preset note with a cry for help (at most 140 characters).
+    public var note: String?
+    /// True when the walker's duress PIN raised this escalation: contacts must act, and the
+    /// walker's device must never learn of it (``DeviceDisclosure``). Written only when true.
+    public var duress: Bool
 
     /// `id` comes from the caller (e.g. a UUID string) because this module makes no randomness.
     public init(
         id: String, walker: WalkerID, reason: EscalationReason, level: EscalationLevel,
-        at: EpochSeconds, lastFix: FixSummary?, walk: WalkPlan?
+        at: EpochSeconds, lastFix: FixSummary?, walk: WalkPlan?, note: String? = nil, duress: Bool = false
     ) {
         self.id = id
         self.walker = walker
@@ -55,9 +62,25 @@ public struct EscalationEvent: Codable, Hashable, Sendable {
         self.at = at
         self.lastFix = lastFix
         self.walk = walk
+        self.note = note
+        self.duress = duress
     }
 
-    private enum CodingKeys: String, CodingKey { case v, id, walker, reason, level, at, lastFix, walk }
+    private enum CodingKeys: String, CodingKey { case v, id, walker, reason, level, at, lastFix, walk, note, duress }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        v = try container.decode(SchemaVersion.self, forKey: .v)
+        id = try container.decode(String.self, forKey: .id)
+        walker = try container.decode(WalkerID.self, forKey: .walker)
+        reason = try container.decode(EscalationReason.self, forKey: .reason)
+        level = try container.decode(EscalationLevel.self, forKey: .level)
+        at = try container.decode(EpochSeconds.self, forKey: .at)
+        lastFix = try container.decodeIfPresent(FixSummary.self, forKey: .lastFix)
+        walk = try container.decodeIfPresent(WalkPlan.self, forKey: .walk)
+        note = try container.decodeIfPresent(String.self, forKey: .note)
+        duress = try container.decodeIfPresent(Bool.self, forKey: .duress) ?? false
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -69,5 +92,7 @@ public struct EscalationEvent: Codable, Hashable, Sendable {
         try container.encode(at, forKey: .at)
         try container.encode(lastFix, forKey: .lastFix)  // explicit null, per the contract
         try container.encode(walk, forKey: .walk)
+        try container.encodeIfPresent(note, forKey: .note)
+        if duress { try container.encode(true, forKey: .duress) }
     }
 }

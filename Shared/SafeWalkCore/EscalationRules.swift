@@ -48,9 +48,10 @@ public enum EscalationRules {
         guard let since = timers.watchedSince else { return [] }
         var result: [Deadline] = []
         if let eta = timers.walkETA { result.append(Deadline(at: eta, reason: .walkOverdue)) }
-        if let prompt = timers.promptSentAt {
-            result.append(Deadline(at: prompt + thresholds.noReplyAfter, reason: .noReply))
-        }
+        // The seed's rule: no reply for `noReplyAfter` counted from the last reply (or imSafe,
+        // or the start of the watch), whether or not a prompt has gone out yet. Prompts only
+        // remind; they never move this deadline.
+        result.append(Deadline(at: noReplyDeadline(since: since, timers, thresholds: thresholds), reason: .noReply))
         // Movement before the watch began does not count towards it.
         let moved = max(since, timers.lastMovedAt ?? since)
         result.append(Deadline(at: moved + thresholds.noMovementAfter, reason: .noMovement))
@@ -66,8 +67,20 @@ public enum EscalationRules {
         case .noReply: 1
         case .noMovement: 2
         case .trackerOffline: 3
-        case .needHelp, .panic: 4  // never timed; listed for exhaustiveness
+        case .needHelp, .panic, .wrongPin: 4  // never timed; listed for exhaustiveness
         }
+    }
+
+    /// When silence becomes `noReply`: `noReplyAfter` after the later of the watch start and the
+    /// last check-in (any reply or `imSafe`).
+    static func noReplyDeadline(since: EpochSeconds, _ timers: WatchTimers,
+                                thresholds: SafetyThresholds = .defaults) -> EpochSeconds {
+        max(since, timers.lastCheckInAt ?? since) + thresholds.noReplyAfter
+    }
+
+    /// The `noReply` deadline of a watch, nil when not watching (the prompt's `replyBy`).
+    public static func replyBy(_ timers: WatchTimers, thresholds: SafetyThresholds = .defaults) -> EpochSeconds? {
+        timers.watchedSince.map { noReplyDeadline(since: $0, timers, thresholds: thresholds) }
     }
 
     /// The next deadline to schedule.

@@ -28,10 +28,13 @@ public enum HelpMessage {
     }
 
     /// The message for an event.
+    /// The message for an event; the walker's preset note, if any, follows the sentence.
     public static func text(for event: EscalationEvent, name: String, now: EpochSeconds, timeZone: TimeZone) -> String {
-        text(
+        let message = text(
             name: name, reason: event.reason, level: event.level, at: event.at,
             lastFix: event.lastFix, walk: event.walk, now: now, timeZone: timeZone)
+        guard let note = event.note else { return message }
+        return message + " \(name) says: \"\(note)\""
     }
 
     static func why(
@@ -52,6 +55,7 @@ public enum HelpMessage {
                 ? "\(name) pressed the panic button and needs help now"
                 : "\(name) pressed the panic button: please keep an eye on them"
         case .trackerOffline: "\(name)'s phone went offline during a watched walk"
+        case .wrongPin: "\(name)'s alert could not be cancelled: the PIN was wrong several times"
         }
     }
 

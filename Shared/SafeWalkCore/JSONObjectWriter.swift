@@ -97,9 +97,11 @@ extension EscalationEvent {
     public func jsonPayload() throws -> Data {
         var w = JSONObjectWriter()
         try w.number("at", at)
+        if duress { w.bool("duress", true) }
         w.string("id", id)
         if let lastFix { try w.object("lastFix") { try lastFix.write(into: &$0) } } else { w.null("lastFix") }
         w.string("level", level.rawValue)
+        if let note { w.string("note", note) }
         w.string("reason", reason.rawValue)
         w.integer("v", SchemaVersion.current)
         if let walk { try w.object("walk") { try walk.write(into: &$0) } } else { w.null("walk") }

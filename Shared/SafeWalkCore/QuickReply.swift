@@ -14,25 +14,28 @@ public enum QuickReplyEffect: Hashable, Sendable {
 /// A quick reply with its fixed companion answer (sent without any network call) and its
 /// safety effect, applied by the watchdog from this same catalogue.
 public struct QuickReply: Hashable, Sendable {
+    /// The chip's stable id (`okay`, `almostHome`, `nervous`, `needHelp`): what a client that
+    /// sends `"quickReply": "needHelp"` instead of `true` names.
+    public var id: String
     public var text: String
     public var answer: String
     public var effect: QuickReplyEffect
 
     public static let okay = QuickReply(
-        text: "I'm okay 👍",
+        id: "okay", text: "I'm okay 👍",
         answer: "Glad to hear it! I'll keep checking in while you walk.",
         effect: .answersCheckIn)
     public static let almostHome = QuickReply(
-        text: "Almost home",
+        id: "almostHome", text: "Almost home",
         answer: "Nearly there! Tap Arrived once you're safely inside.",
         effect: .answersCheckIn)
     public static let nervous = QuickReply(
-        text: "Feeling nervous",
+        id: "nervous", text: "Feeling nervous",
         answer: "I'm right here with you. Stay on busy, well-lit streets. "
             + "If anything feels wrong, tap \"I need help\" and your contacts will be alerted.",
         effect: .answersCheckInWithConcern)
     public static let needHelp = QuickReply(
-        text: "I need help 🚨",
+        id: "needHelp", text: "I need help 🚨",
         answer: "I'm alerting your emergency contacts with your location now. "
             + "If you are in danger, call 911.",
         effect: .escalate(.needHelp))
@@ -49,6 +52,13 @@ public struct QuickReply: Hashable, Sendable {
     public static func lookup(_ text: String) -> QuickReply? {
         let key = matchKey(text)
         return catalogue.first { matchKey($0.text) == key }
+    }
+
+    /// The entry whose id or text `name` is (`needHelp`, `"I need help 🚨"`), compared as
+    /// ``lookup(_:)`` compares text, so `need_help` or `NEEDHELP` find it too.
+    public static func named(_ name: String) -> QuickReply? {
+        let key = matchKey(name.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: "-", with: ""))
+        return catalogue.first { matchKey($0.id) == key } ?? lookup(name)
     }
 
     static func matchKey(_ text: String) -> String {

@@ -14,10 +14,17 @@ public final class RejectionReporter: Sendable {
     private let bus: any MessageBus
     private let logger: Logger
     private let counts = Mutex<[String: Int]>([:])
+    private let deviceTopicName: @Sendable (WalkerID) -> String
+    private let deviceAnswers: Counter
+    private let failedDeviceAnswers: Counter
 
     public init(service: ServiceName, prefix: String, bus: any MessageBus, logger: Logger) {
         self.service = service
         self.topic = Topic.rejected(service).name(prefix: prefix)
+        deviceTopicName = { Topic.inputRejected($0).name(prefix: prefix) }
+        deviceAnswers = Counter(label: "safewalk_rejections_answered_total", dimensions: [("service", service.rawValue)])
+        failedDeviceAnswers = Counter(label: "safewalk_rejections_unanswered_total",
+                                      dimensions: [("service", service.rawValue)])
         self.bus = bus
         self.logger = logger
     }
@@ -27,7 +34,9 @@ public final class RejectionReporter: Sendable {
     ///   - reason: a stable code (`FixRejection.code`, `PayloadError.code`, ...), used as metric label.
     ///   - topicKind: which kind of topic it came in on (`fix`, `owntracks`, ...).
     ///   - walker: the walker id if it was valid.
-    public func reject(reason: String, topicKind: TopicKind, walker: WalkerID? = nil, now: Double) async {
+    ///   - id: the action id, when one was readable, for the device's answer.
+    public func reject(reason: String, topicKind: TopicKind, walker: WalkerID? = nil, id: String? = nil,
+                       now: Double) async {
         counts.withLock { $0[reason, default: 0] += 1 }
         Counter(label: "safewalk_rejections_total",
                 dimensions: [("service", service.rawValue), ("reason", reason)]).increment()
@@ -39,6 +48,23 @@ public final class RejectionReporter: Sendable {
             try await bus.publish(MQTTMessage(topic: topic, payload: payload, qos: .atMostOnce))
         } catch {
             logger.debug("rejection report not published", metadata: ["error": "\(error)"])
+        }
+        await answerDevice(reason: reason, topicKind: topicKind, walker: walker, id: id)
+    }
+
+    /// Tells the device that sent the input what was refused, on its own `{w}/rejected`, so a
+    /// client with a bug learns of it instead of failing silently. Only for the walker's own
+    /// input topics (the walker is the topic's, never the payload's).
+    private func answerDevice(reason: String, topicKind: TopicKind, walker: WalkerID?, id: String?) async {
+        guard let walker, InputRefusal.deviceInputs.contains(topicKind) else { return }
+        do {
+            let payload = try SafeWalkJSON.encode(InputRefusal(kind: topicKind, reason: reason, id: id))
+            try await bus.publish(MQTTMessage(topic: deviceTopicName(walker), payload: payload, qos: .atLeastOnce))
+            deviceAnswers.increment()
+        } catch {
+            failedDeviceAnswers.increment()
+            logger.warning("rejection not answered to the device", metadata: [
+                "walker": "\(walker)", "error": "\(error)"])
         }
     }
 

@@ -34,7 +34,9 @@ public struct ServiceConfiguration: Sendable {
             noReplyAfter: try env.seconds("SAFEWALK_NO_REPLY_AFTER", default: 120),
             noMovementAfter: try env.seconds("SAFEWALK_NO_MOVEMENT_AFTER", default: 120),
             movementMeters: try env.positiveNumber("SAFEWALK_MOVEMENT_METERS", default: 5, expected: "metres greater than 0"),
-            offlineGrace: try env.seconds("SAFEWALK_OFFLINE_GRACE", default: 60))
+            offlineGrace: try env.seconds("SAFEWALK_OFFLINE_GRACE", default: 60),
+            holdHeartbeat: try env.seconds("SAFEWALK_HOLD_HEARTBEAT", default: 3),
+            wrongPinLimit: try env.integer("SAFEWALK_PIN_ATTEMPTS", default: 3, in: 1...20))
         let levelName = env.string("SAFEWALK_LOG_LEVEL", default: "info")
         guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
             throw .invalid(name: "SAFEWALK_LOG_LEVEL", value: levelName,

@@ -59,7 +59,7 @@ import SafeWalkCore
         }
         #expect(
             EscalationReason.allCases.map(\.rawValue) == [
-                "noReply", "noMovement", "walkOverdue", "needHelp", "panic", "trackerOffline",
+                "noReply", "noMovement", "walkOverdue", "needHelp", "panic", "trackerOffline", "wrongPin",
             ])
     }
 

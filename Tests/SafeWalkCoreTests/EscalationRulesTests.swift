@@ -3,8 +3,8 @@ import Testing
 import SafeWalkCore
 
 @Suite struct EscalationRulesTests {
-    /// Watched since t0, everything else quiet.
-    let watched = WatchTimers(watchedSince: t0, lastMovedAt: t0)
+    /// Watched since t0 and answering check-ins far ahead: only the rule under test can fire.
+    let watched = WatchTimers(watchedSince: t0, lastCheckInAt: t0 + 5_000, lastMovedAt: t0)
 
     func due(_ timers: WatchTimers, at offset: Double, _ thresholds: SafetyThresholds = .defaults) -> EscalationReason?
     {
@@ -18,18 +18,31 @@ import SafeWalkCore
         #expect(EscalationRules.nextCheckInAt(idle) == nil)
     }
 
-    @Test func aPromptUnansweredForExactly120SecondsEscalates() {
+    @Test func noReplyFor120SecondsSinceTheLastReplyEscalates() {
         var timers = watched
-        timers.promptSentAt = t0 + 60
-        timers.lastMovedAt = t0 + 170  // moving, so only the prompt can fire
+        timers.lastCheckInAt = t0 + 60
+        timers.lastMovedAt = t0 + 170  // moving, so only silence can fire
+        #expect(due(timers, at: 60 + 119.999) == nil)
         #expect(due(timers, at: 60 + 120) == .noReply)
     }
 
-    @Test func aPromptUnansweredFor119_999SecondsDoesNot() {
-        var timers = watched
+    @Test func silenceCountsFromTheStartOfTheWatchNotFromThePrompt() {
+        // The seed's rule: 120 s of silence, not a 60 s wait for the prompt plus 120 s after it.
+        var timers = WatchTimers(watchedSince: t0, lastMovedAt: t0 + 110)
         timers.promptSentAt = t0 + 60
-        timers.lastMovedAt = t0 + 170
-        #expect(due(timers, at: 60 + 119.999) == nil)
+        #expect(due(timers, at: 119.999) == nil)
+        #expect(due(timers, at: 120) == .noReply)
+        #expect(EscalationRules.replyBy(timers) == t0 + 120)
+    }
+
+    @Test func aPromptDoesNotMoveTheDeadline() {
+        var timers = watched
+        timers.lastCheckInAt = t0
+        timers.lastMovedAt = t0 + 110
+        let before = EscalationRules.nextDeadline(timers)
+        timers.promptSentAt = t0 + 60
+        #expect(EscalationRules.nextDeadline(timers) == before)
+        #expect(before == Deadline(at: t0 + 120, reason: .noReply))
     }
 
     @Test func noMovementForExactly120SecondsEscalates() {
@@ -45,7 +58,7 @@ import SafeWalkCore
     }
 
     @Test func movementBeforeTheWatchDoesNotCount() {
-        let timers = WatchTimers(watchedSince: t0, lastMovedAt: t0 - 500)
+        let timers = WatchTimers(watchedSince: t0, lastCheckInAt: t0 + 5_000, lastMovedAt: t0 - 500)
         #expect(due(timers, at: 119) == nil)
         #expect(due(timers, at: 120) == .noMovement)
     }
@@ -79,8 +92,8 @@ import SafeWalkCore
     }
 
     @Test func afterARestartTheDeadlineThatPassedFirstIsReported() {
-        var timers = watched
-        timers.promptSentAt = t0 - 100  // noReply at t0 + 20
+        // Watched since t0 - 200, last answer at t0 - 100: noReply at t0 + 20, the walk at t0 + 50.
+        var timers = WatchTimers(watchedSince: t0 - 200, lastCheckInAt: t0 - 100, lastMovedAt: t0)
         timers.walkETA = t0 + 50
         #expect(due(timers, at: 10_000) == .noReply)
     }
@@ -88,7 +101,7 @@ import SafeWalkCore
     @Test func simultaneousDeadlinesPreferTheWalk() {
         var timers = watched
         timers.walkETA = t0 + 120  // same moment as noMovement
-        #expect(EscalationRules.deadlines(timers).map(\.reason) == [.walkOverdue, .noMovement])
+        #expect(EscalationRules.deadlines(timers).map(\.reason) == [.walkOverdue, .noMovement, .noReply])
         #expect(due(timers, at: 120) == .walkOverdue)
     }
 
@@ -100,8 +113,9 @@ import SafeWalkCore
     }
 
     @Test func checkInsFollowTheIntervalFromTheLastAnswer() {
-        #expect(EscalationRules.nextCheckInAt(watched) == t0 + 60)
-        var timers = watched
+        let fresh = WatchTimers(watchedSince: t0, lastMovedAt: t0)
+        #expect(EscalationRules.nextCheckInAt(fresh) == t0 + 60)
+        var timers = fresh
         timers.lastCheckInAt = t0 + 45
         #expect(EscalationRules.nextCheckInAt(timers) == t0 + 105)
         timers.promptSentAt = t0 + 105
@@ -111,11 +125,11 @@ import SafeWalkCore
     @Test func thresholdsAreConfigurable() {
         let quick = SafetyThresholds(checkInInterval: 10, noReplyAfter: 30, noMovementAfter: 45, offlineGrace: 5)
         var timers = watched
-        timers.promptSentAt = t0
+        timers.lastCheckInAt = t0
         #expect(due(timers, at: 29.9, quick) == nil)
         #expect(due(timers, at: 30, quick) == .noReply)
         #expect(due(watched, at: 45, quick) == .noMovement)
-        #expect(EscalationRules.nextCheckInAt(watched, thresholds: quick) == t0 + 10)
+        #expect(EscalationRules.nextCheckInAt(WatchTimers(watchedSince: t0), thresholds: quick) == t0 + 10)
     }
 
     @Test func defaultsMatchTheDesign() {

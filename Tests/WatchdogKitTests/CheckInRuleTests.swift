@@ -2,12 +2,16 @@ import SafeWalkCore
 import Testing
 import WatchdogKit
 
-/// Check-ins: a prompt every 60 s, `noReply` 120 s after an unanswered prompt (defaults).
+/// Check-ins: a prompt every 60 s; `noReply` after 120 s without a reply, counted from the last
+/// reply or `imSafe`, or the start of the watch (the seed's rule; defaults).
 @Suite struct CheckInRuleTests {
     @Test func startPublishesAWatchedSafeStatusWithTheNextCheckIn() {
         var h = MachineHarness()
-        let actions = h.act(.start, at: 1_000)
-        #expect(actions == [.publishStatus(WatchStatus(state: .safe, watching: true, since: 1_000, nextCheckInAt: 1_060))])
+        let actions = h.act(.start, at: 1_000, id: "s1")
+        #expect(actions == [
+            .answer(ActionResult(id: "s1", ok: true)),
+            .publishStatus(WatchStatus(state: .safe, watching: true, since: 1_000, nextCheckInAt: 1_060)),
+        ])
     }
 
     @Test func thePromptComesExactlyAtTheCheckInIntervalNotBefore() {
@@ -19,16 +23,16 @@ import WatchdogKit
         #expect(h.prompts == [1_060])
         #expect(h.watch.state == .checking)
         #expect(h.statuses.last?.state == .checking)
-        #expect(h.log.contains { $0.action == .prompt(at: 1_060, replyBy: 1_180) })
+        #expect(h.log.contains { $0.action == .prompt(at: 1_060, replyBy: 1_120) })
     }
 
-    @Test func aSilentWalkerEscalatesNoReplyExactlyOnceAtTheDeadline() {
+    @Test func aSilentWalkerEscalatesNoReplyExactlyOnce120SecondsAfterTheStart() {
         var h = MachineHarness(thresholds: SafetyThresholds(noMovementAfter: 100_000))
         h.act(.start, at: 1_000)
-        h.run(until: 1_179.999)
+        h.run(until: 1_119.999)
         #expect(h.escalations.isEmpty)
-        h.run(until: 1_180)
-        #expect(h.escalations.map(\.at) == [1_180])
+        h.run(until: 1_120)
+        #expect(h.escalations.map(\.at) == [1_120])
         #expect(h.escalations.first?.draft.reason == .noReply)
         #expect(h.escalations.first?.draft.level == .amber)
         h.run(until: 1_000 + 7_200)  // two more hours of silence
@@ -40,17 +44,21 @@ import WatchdogKit
     @Test func aReplyAMillisecondBeforeTheDeadlineAnswersThePrompt() {
         var h = MachineHarness(thresholds: SafetyThresholds(noMovementAfter: 100_000))
         h.act(.start, at: 1_000)
-        h.send(.reply(text: "hello"), at: 1_179.999)
-        h.run(until: 1_200)
+        h.send(.reply(text: "hello"), at: 1_119.999)
+        h.run(until: 1_150)
         #expect(h.escalations.isEmpty)
         #expect(h.watch.state == .safe)
-        #expect(h.watch.nextCheckInAt(h.machine.thresholds) == 1_239.999)
+        #expect(h.watch.nextCheckInAt(h.machine.thresholds) == 1_179.999)
+        h.run(until: 1_239.998)
+        #expect(h.escalations.isEmpty, "120 s counted from the reply")
+        h.run(until: 1_239.999)
+        #expect(h.escalations.map(\.at) == [1_239.999])
     }
 
     @Test func aReplyInTheSameInstantAsTheDeadlineIsLate() {
         var h = MachineHarness(thresholds: SafetyThresholds(noMovementAfter: 100_000))
         h.act(.start, at: 1_000)
-        h.send(.reply(text: "I'm okay 👍"), at: 1_180)
+        h.send(.reply(text: "I'm okay 👍"), at: 1_120)
         #expect(h.escalations.map(\.draft.reason) == [.noReply])
         #expect(h.watch.state == .alert, "a reply answers the prompt but does not end the incident")
     }
@@ -92,7 +100,7 @@ import WatchdogKit
         #expect(h.statuses.last == WatchStatus(state: .safe, watching: true, since: 1_090, nextCheckInAt: 1_150))
         h.run(until: 1_400)
         #expect(h.prompts == [1_060, 1_150])
-        #expect(h.escalations.map(\.at) == [1_270])
+        #expect(h.escalations.map(\.at) == [1_210])
     }
 
     @Test func repeatedImSafeNeverEscalatesAndPublishesOnlyRealChanges() {
@@ -101,7 +109,8 @@ import WatchdogKit
         h.act(.imSafe, at: 1_010)
         let statusesBefore = h.statuses.count
         let again = h.act(.imSafe, at: 1_010)
-        #expect(again.isEmpty, "the same imSafe at the same instant changes nothing")
+        #expect(again.allSatisfy { if case .answer = $0 { true } else { false } },
+                "the same imSafe at the same instant changes nothing but is answered")
         #expect(h.statuses.count == statusesBefore)
         h.act(.imSafe, at: 1_020)
         #expect(h.statuses.last?.nextCheckInAt == 1_080)

@@ -53,11 +53,14 @@ import WatchdogKit
     @Test func repliesNeedVersionAndTextWithinLimits() {
         #expect(code("safewalk/alice/reply", #"{"text":"hi","tst":1}"#) == "missing_version")
         #expect(code("safewalk/alice/reply", #"{"v":1,"text":5,"tst":1}"#) == "wrong_type")
-        var long = decoder
-        long.maxTextLength = 3
-        #expect(throws: InputRejection.self) {
-            try long.decode(MQTTMessage(topic: "safewalk/alice/reply", string: #"{"v":1,"text":"hello","tst":1}"#), now: 0)
+        let tooLong = String(repeating: "a", count: ReplyIntake.maxCharacters + 1)
+        let roomy = InputDecoder(prefix: "safewalk", maxBytes: 64 * 1024)
+        let error = #expect(throws: InputRejection.self) {
+            try roomy.decode(MQTTMessage(topic: "safewalk/alice/reply", string: #"{"v":1,"text":"\#(tooLong)","tst":1}"#),
+                             now: 0)
         }
+        #expect(error?.code == "text_too_long")
+        #expect(code("safewalk/alice/reply", #"{"v":1,"text":" \u0007 ","tst":1}"#) == "empty_text")
     }
 
     @Test func positionsAreCheckedForRangesButNotForAge() throws {

@@ -18,10 +18,10 @@ import WatchdogKit
         #expect(early.isEmpty)
         let first = engine.fireDue(now: 1_060)
         #expect(first.map(\.watch.walker) == [walker(0)])
-        #expect(first.first?.actions.contains(.prompt(at: 1_060, replyBy: 1_180)) == true)
-        let rest = engine.fireDue(now: 1_159)
-        #expect(rest.map(\.watch.walker) == (1..<100).map(walker))
-        #expect(engine.nextDeadline() == 1_180)
+        #expect(first.first?.actions.contains(.prompt(at: 1_060, replyBy: 1_120)) == true)
+        let rest = engine.fireDue(now: 1_099)
+        #expect(rest.map(\.watch.walker) == (1..<40).map(walker))
+        #expect(engine.nextDeadline() == 1_100)  // walker 40's check-in
     }
 
     @Test func reschedulingLeavesNoStaleFiring() {
@@ -37,7 +37,7 @@ import WatchdogKit
         #expect(engine.nextDeadline() == 1_110)
         let fired = engine.fireDue(now: 1_110)
         #expect(fired.count == 1)
-        #expect(fired.first?.actions.contains(.prompt(at: 1_110, replyBy: 1_230)) == true)
+        #expect(fired.first?.actions.contains(.prompt(at: 1_110, replyBy: 1_170)) == true)
     }
 
     @Test func aStoppedWatchIsNeverFired() {

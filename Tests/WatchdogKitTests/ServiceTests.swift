@@ -18,14 +18,14 @@ import WatchdogKit
 
         h.clock.advance(to: 1_060)
         let prompt = try await prompts.first(1)[0].decoded(CheckInPrompt.self)
-        #expect(prompt.at == 1_060 && prompt.replyBy == 1_180)
+        #expect(prompt.at == 1_060 && prompt.replyBy == 1_120)
         #expect(try await statuses.first(1)[0].decoded(WatchStatus.self).state == .checking)
 
-        h.clock.advance(to: 1_180)
+        h.clock.advance(to: 1_120)
         let escalation = try await escalations.first(1)[0].decoded(EscalationEvent.self)
         #expect(escalation.reason == .noReply)
         #expect(escalation.walker.rawValue == "alice")
-        #expect(escalation.at == 1_180)
+        #expect(escalation.at == 1_120)
         #expect(escalation.id == prompt.id ? false : true)
         #expect(try await statuses.first(1)[0].decoded(WatchStatus.self).state == .alert)
 

@@ -20,7 +20,10 @@ import WatchdogKit
                                 offlineSince: 6),
             walk: WalkPlan(destination: "Library 🏛", eta: 5), incident: Incident(reason: .panic, level: .amber, at: 7),
             stateSince: 8, lastFix: FixSummary(lat: 30.1, lon: -97.2, acc: nil, tst: 9), concerned: true,
-            recentActionIDs: ["a", "b c"])
+            recentActions: [RememberedAction(id: "a", answer: "ok"), RememberedAction(id: "b c", answer: "wrong_pin")],
+            hold: HoldSwitch(level: .amber, lastBeatAt: 11, note: "On Guadalupe St"),
+            pins: PINHashes(salt: [1, 2, 3], cancel: [4, 5], duress: [6]), wrongPins: 2,
+            duress: Incident(reason: .noReply, level: .red, at: 12))
         let bare = Watch(walker: try WalkerID("bob"), stateSince: 10)
         _ = try await store.commit(watches: [full, bare], outbox: [])
         let loaded = try store.loadWatches().sorted { $0.walker.rawValue < $1.walker.rawValue }

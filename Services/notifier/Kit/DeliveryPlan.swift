@@ -17,6 +17,13 @@ public struct DeliveryPlan: Codable, Hashable, Sendable {
     public var recipients: [Recipient]
     /// Contacts that cannot be texted, with the reason; they never remove the others.
     public var undialable: [Undialable]
+    /// True when the walker's device must not hear of this escalation (a duress PIN raised it,
+    /// ``DeviceDisclosure``): no device alert, no receipts on `{w}/delivery`. Absent in plans
+    /// stored before it existed, which were all visible.
+    public var hiddenFromDevice: Bool?
+
+    /// Whether the device channel may alert the walker's own phone about this escalation.
+    public var deviceMayKnow: Bool { hiddenFromDevice != true }
 
     public struct Recipient: Codable, Hashable, Sendable {
         public var contactID: String

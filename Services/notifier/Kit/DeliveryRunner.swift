@@ -125,8 +125,16 @@ public struct DeliveryRunner: Sendable {
             escalationId: event.id, channel: row.channel, recipient: row.target.display,
             status: row.state == .sent ? .sent : .failed, reason: row.reason, attempts: row.attempts, at: clock.now())
         do {
-            let payload = try SafeWalkJSON.encode(receipt)
-            try await bus.publish(Topic.delivery(event.walker).name(prefix: prefix), payload: payload, qos: .atLeastOnce)
+            // Receipts of a duress escalation stay in the ledger and the log: `{w}/delivery` is
+            // readable by the walker's phone, and someone may be watching it.
+            if DeviceDisclosure.mayTellDevice(about: event) {
+                let payload = try SafeWalkJSON.encode(receipt)
+                try await bus.publish(Topic.delivery(event.walker).name(prefix: prefix), payload: payload,
+                                      qos: .atLeastOnce)
+            } else {
+                logger.info("receipt kept off the device (duress)", metadata: [
+                    "escalation": "\(event.id)", "channel": "\(row.channel)", "status": "\(receipt.status.rawValue)"])
+            }
             try ledger.markReceipted(event.id, channel: row.channel, key: row.target.key)
         } catch {
             // Left un-receipted in the ledger: the next start publishes it.

@@ -14,7 +14,8 @@ public struct DeviceChannel: NotificationChannel {
     }
 
     public func targets(for plan: DeliveryPlan) -> [DeliveryTarget] {
-        [DeliveryTarget(key: "device", display: plan.walker.rawValue)]
+        // After a duress PIN the phone must look exactly as after a cancel: no alert at all.
+        plan.deviceMayKnow ? [DeliveryTarget(key: "device", display: plan.walker.rawValue)] : []
     }
 
     public func send(_ target: DeliveryTarget, plan: DeliveryPlan, event: EscalationEvent) async throws(ChannelFailure) {

@@ -79,6 +79,8 @@ public struct EscalationSubscriber: Service {
                 let now = receipt.at
                 try await seen.write { try $0.execute(sql: "INSERT OR IGNORE INTO handled VALUES (?, ?)", arguments: [id, now]) }
             }
+            // Never on the walker's own topic for a duress escalation (DeviceDisclosure).
+            guard DeviceDisclosure.mayTellDevice(about: event) else { continue }
             try await bus.publish(Topic.delivery(event.walker).name(prefix: prefix),
                                   payload: try SafeWalkJSON.encode(receipt), qos: .atLeastOnce)
         }

@@ -33,7 +33,8 @@ public enum PlanBuilder {
         return DeliveryPlan(
             escalationId: event.id, walker: event.walker, urgency: urgency, message: composed.message,
             alert: DeviceAlert(title: title, body: composed.message, actions: actions),
-            recipients: recipients, undialable: undialable)
+            recipients: recipients, undialable: undialable,
+            hiddenFromDevice: DeviceDisclosure.mayTellDevice(about: event) ? nil : true)
     }
 
     /// Splits contacts into dialable recipients (deduplicated by number) and undialable ones.

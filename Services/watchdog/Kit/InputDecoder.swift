@@ -8,6 +8,8 @@ public struct InputRejection: Error, Hashable, Sendable {
     public var code: String
     public var topicKind: TopicKind
     public var walker: WalkerID?
+    /// The action id, when one was readable, so the device's answer can name it.
+    public var id: String?
 }
 
 /// What to do with one message from the broker.
@@ -19,12 +21,11 @@ public enum DecodedInput: Hashable, Sendable {
 
 /// Validates everything the watchdog reads: the walker comes from the topic (never from the
 /// payload), the payload must fit the size limit, carry `"v": 1` and decode to its type.
+/// Except a cry for help: on `action` and `reply`, ``CryForHelp`` reads it first, generously.
 public struct InputDecoder: Sendable {
     public var prefix: String
     public var maxBytes: Int
-    /// Longest reply text and action id accepted.
-    public var maxTextLength = 2_000
-    public var maxActionIDLength = 128
+    public var maxActionIDLength = CryForHelp.maxIDLength
 
     public init(prefix: String, maxBytes: Int = 16 * 1024) {
         self.prefix = prefix
@@ -48,11 +49,26 @@ public struct InputDecoder: Sendable {
             guard let presence = Presence(payload: message.payload) else { throw reject("invalid_presence") }
             return .event(walker, .presence(presence))
         case .reply:
-            let reply = try decodeJSON(Reply.self, message.payload, reject)
-            guard reply.text.count <= maxTextLength else { throw reject("text_too_long") }
-            return .event(walker, .reply(text: reply.text))
+            // A reply has no answer topic: a cry's warnings are only for actions.
+            if CryForHelp.read(message.payload, on: .reply) != nil {
+                return .event(walker, .reply(text: QuickReply.needHelp.text))
+            }
+            switch ReplyIntake.read(message.payload, maxBytes: maxBytes) {
+            case .success(let reply): return .event(walker, .reply(text: reply.text))
+            case .failure(let refusal): throw reject(refusal.code)
+            }
         case .action:
-            let action = try decodeJSON(Action.self, message.payload, reject)
+            if let cry = CryForHelp.read(message.payload, on: .action) {
+                return .event(walker, .action(cry.action, ActionCheck(warnings: cry.warnings)))
+            }
+            let action: Action
+            do {
+                action = try decodeJSON(Action.self, message.payload, reject)
+            } catch {
+                var rejection = error
+                rejection.id = Self.readableID(message.payload)
+                throw rejection
+            }
             guard action.id.count <= maxActionIDLength,
                   !action.id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
             else { throw reject("invalid_action_id") }
@@ -72,6 +88,16 @@ public struct InputDecoder: Sendable {
         default:
             throw reject("unexpected_topic")
         }
+    }
+
+    /// The `id` of a refused action, if it is a short string, so the device can match the answer.
+    static func readableID(_ payload: Data) -> String? {
+        struct Probe: Decodable { var id: String }
+        guard let id = try? SafeWalkJSON.decode(Probe.self, from: payload).id,
+              !id.isEmpty, id.count <= CryForHelp.maxIDLength,
+              !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return nil }
+        return id
     }
 
     private func decodeJSON<T: Decodable>(_ type: T.Type, _ data: Data,

@@ -6,6 +6,8 @@ import SafeWalkCore
 public struct OutboxItem: Hashable, Sendable {
     public enum Kind: String, Sendable {
         case escalation, prompt, status
+        /// An action's answer on `{w}/action/result`.
+        case answer
     }
 
     /// The escalation or prompt id; `status/{walker}` for statuses (a newer one replaces an
@@ -50,6 +52,13 @@ public struct OutboxComposer {
                                   topic: Topic.prompt(walker).name(prefix: prefix),
                                   payload: try SafeWalkJSON.encode(CheckInPrompt(id: id, at: at, replyBy: replyBy)),
                                   retain: false, createdAt: now)
+            case .answer(let result):
+                // One row per answered id: a repeat answered before the first answer went out
+                // replaces it rather than queueing a second copy.
+                let key = result.id.map { "answer/\(walker)/\($0)" } ?? makeID()
+                return OutboxItem(key: key, kind: .answer, walker: walker,
+                                  topic: Topic.actionResult(walker).name(prefix: prefix),
+                                  payload: try SafeWalkJSON.encode(result), retain: false, createdAt: now)
             case .escalate(let draft):
                 let id = makeID()
                 return OutboxItem(key: id, kind: .escalation, walker: walker,

@@ -14,6 +14,63 @@ public struct Incident: Hashable, Sendable {
     }
 }
 
+/// The server-held switch of hold-to-release: armed by `hold`, kept alive by `holding`.
+public struct HoldSwitch: Hashable, Sendable {
+    public var level: EscalationLevel
+    /// The last `hold` or `holding`; two missed heartbeat intervals after it raise the panic.
+    public var lastBeatAt: EpochSeconds
+    public var note: String?
+
+    public init(level: EscalationLevel, lastBeatAt: EpochSeconds, note: String? = nil) {
+        self.level = level
+        self.lastBeatAt = lastBeatAt
+        self.note = note
+    }
+}
+
+/// The walker's PINs as salted PBKDF2 hashes (``PINHasher``); the PINs themselves are never kept.
+public struct PINHashes: Hashable, Sendable {
+    public var salt: [UInt8]
+    public var cancel: [UInt8]
+    public var duress: [UInt8]?
+
+    public init(salt: [UInt8], cancel: [UInt8], duress: [UInt8]?) {
+        self.salt = salt
+        self.cancel = cancel
+        self.duress = duress
+    }
+}
+
+/// An action id the watchdog has applied, with the answer it gave, so a repeat is answered
+/// again with the same words and applied only once.
+public struct RememberedAction: Hashable, Sendable {
+    public var id: String
+    /// `ok`, or the refusal's code.
+    public var answer: String
+
+    public init(id: String, answer: String) {
+        self.id = id
+        self.answer = answer
+    }
+
+    init(id: String, outcome: ActionOutcome) {
+        switch outcome {
+        case .applied, .appliedUnderDuress: self.init(id: id, answer: "ok")
+        case .refused(let error): self.init(id: id, answer: error.code)
+        }
+    }
+
+    /// The outcome to answer a repeat with (a duress cancel was remembered as `ok`, like a cancel).
+    var outcome: ActionOutcome {
+        switch answer {
+        case ActionError.pinRequired.code: .refused(.pinRequired)
+        case ActionError.wrongPIN.code: .refused(.wrongPIN)
+        case ActionError.notHolding.code: .refused(.notHolding)
+        default: .applied
+        }
+    }
+}
+
 /// Everything the watchdog knows about one walker: the pure state the ``WatchMachine`` steps.
 /// A walker who is not watched and has no incident still has a `Watch` (its last fix and
 /// presence matter the moment it calls for help).
@@ -22,6 +79,7 @@ public struct Watch: Hashable, Sendable {
     /// The rule clocks; `timers.watchedSince` is nil when not watching.
     public var timers: WatchTimers
     public var walk: WalkPlan?
+    /// The incident the walker's device knows about.
     public var incident: Incident?
     /// When the shown state (`safe`/`checking`/`alert`, watched or not) last changed.
     public var stateSince: EpochSeconds
@@ -29,14 +87,24 @@ public struct Watch: Hashable, Sendable {
     public var lastFix: FixSummary?
     /// "Feeling nervous": check-ins come twice as often until the next plain answer.
     public var concerned: Bool
-    /// The last few action ids, so a redelivered QoS 1 action (say an old `imSafe`) is not
-    /// applied twice.
-    public var recentActionIDs: [String]
+    /// The last few actions applied, so a redelivered or repeated action (say an old `imSafe`)
+    /// is answered again but not applied twice.
+    public var recentActions: [RememberedAction]
+    /// The hold-to-release switch, while armed.
+    public var hold: HoldSwitch?
+    public var pins: PINHashes?
+    /// Wrong PINs in a row; reset by the right one.
+    public var wrongPins: Int
+    /// A red incident raised by the duress PIN. The device never learns of it: for the device
+    /// the incident was cancelled, and everything it sees follows ``incident`` as after a cancel.
+    /// Only the cancel PIN ends it.
+    public var duress: Incident?
 
     public init(
         walker: WalkerID, timers: WatchTimers = WatchTimers(), walk: WalkPlan? = nil, incident: Incident? = nil,
         stateSince: EpochSeconds = 0, lastFix: FixSummary? = nil, concerned: Bool = false,
-        recentActionIDs: [String] = []
+        recentActions: [RememberedAction] = [], hold: HoldSwitch? = nil, pins: PINHashes? = nil, wrongPins: Int = 0,
+        duress: Incident? = nil
     ) {
         self.walker = walker
         self.timers = timers
@@ -45,17 +113,26 @@ public struct Watch: Hashable, Sendable {
         self.stateSince = stateSince
         self.lastFix = lastFix
         self.concerned = concerned
-        self.recentActionIDs = recentActionIDs
+        self.recentActions = recentActions
+        self.hold = hold
+        self.pins = pins
+        self.wrongPins = wrongPins
+        self.duress = duress
     }
 
-    /// How many action ids are remembered for de-duplication.
+    /// How many actions are remembered for de-duplication.
     public static let rememberedActions = 8
 
     public var isWatching: Bool { timers.watchedSince != nil }
 
+    /// The incident as the device may see it (``DeviceDisclosure``): never the duress one.
+    var shownIncident: IncidentFacts? {
+        DeviceDisclosure.visible(incident.map { IncidentFacts(reason: $0.reason, level: $0.level, duress: false) })
+    }
+
     /// The state shown to the walker and contacts.
     public var state: WatchState {
-        if incident != nil { return .alert }
+        if shownIncident != nil { return .alert }
         if isWatching, timers.promptSentAt != nil { return .checking }
         return .safe
     }
@@ -69,10 +146,16 @@ public struct Watch: Hashable, Sendable {
         return EscalationRules.nextCheckInAt(timers, thresholds: effective)
     }
 
-    /// The retained status for `{w}/status`.
+    /// When the held switch fires if no heartbeat comes: two heartbeat intervals after the last.
+    public func holdDeadline(_ thresholds: SafetyThresholds) -> EpochSeconds? {
+        hold.map { $0.lastBeatAt + 2 * thresholds.holdHeartbeat }
+    }
+
+    /// The retained status for `{w}/status`, built only from what the device may see.
     public func status(_ thresholds: SafetyThresholds) -> WatchStatus {
-        WatchStatus(
+        let shown = shownIncident
+        return WatchStatus(
             state: state, watching: isWatching, since: stateSince, nextCheckInAt: nextCheckInAt(thresholds),
-            reason: incident?.reason, level: incident?.level, walk: walk)
+            reason: shown?.reason, level: shown?.level, walk: walk)
     }
 }

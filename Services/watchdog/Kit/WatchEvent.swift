@@ -1,9 +1,36 @@
 import SafeWalkCore
 
+/// What a PIN typed with an action turned out to be, worked out by the shell (hashing is IO-free
+/// but slow and salted at random, so it stays out of the pure machine).
+public enum PINVerdict: Hashable, Sendable {
+    /// No PIN came with the action, or the walker has none set.
+    case notGiven
+    case cancel
+    case duress
+    case wrong
+}
+
+/// What the shell learnt about an action beyond its payload.
+public struct ActionCheck: Hashable, Sendable {
+    public var pin: PINVerdict
+    /// For `setPins`: the new PINs, already hashed with a fresh salt.
+    public var newPins: PINHashes?
+    /// What was wrong with a cry for help that was taken anyway, for the answer.
+    public var warnings: [String]
+
+    public init(pin: PINVerdict = .notGiven, newPins: PINHashes? = nil, warnings: [String] = []) {
+        self.pin = pin
+        self.newPins = newPins
+        self.warnings = warnings
+    }
+
+    public static let none = ActionCheck()
+}
+
 /// Something that happened to one walker, already validated.
 public enum WatchEvent: Hashable, Sendable {
-    /// A command from the device (`{w}/action`).
-    case action(Action)
+    /// A command from the device (`{w}/action`), with what the shell checked of it.
+    case action(Action, ActionCheck = .none)
     /// An answer on `{w}/reply`: free text or a quick reply, looked up in the shared catalogue.
     case reply(text: String)
     /// The last accepted fix from ingest (`{w}/position`).
@@ -23,18 +50,23 @@ public struct EscalationDraft: Hashable, Sendable {
     public var at: EpochSeconds
     public var lastFix: FixSummary?
     public var walk: WalkPlan?
+    public var note: String?
+    public var duress: Bool
 
     public init(reason: EscalationReason, level: EscalationLevel, at: EpochSeconds, lastFix: FixSummary?,
-                walk: WalkPlan?) {
+                walk: WalkPlan?, note: String? = nil, duress: Bool = false) {
         self.reason = reason
         self.level = level
         self.at = at
         self.lastFix = lastFix
         self.walk = walk
+        self.note = note
+        self.duress = duress
     }
 
     public func event(id: String, walker: WalkerID) -> EscalationEvent {
-        EscalationEvent(id: id, walker: walker, reason: reason, level: level, at: at, lastFix: lastFix, walk: walk)
+        EscalationEvent(id: id, walker: walker, reason: reason, level: level, at: at, lastFix: lastFix, walk: walk,
+                        note: note, duress: duress)
     }
 }
 
@@ -46,4 +78,6 @@ public enum WatchAction: Hashable, Sendable {
     case prompt(at: EpochSeconds, replyBy: EpochSeconds)
     /// Publish an escalation on `{w}/escalation` (through the outbox).
     case escalate(EscalationDraft)
+    /// Answer an action on `{w}/action/result` once the step is committed.
+    case answer(ActionResult)
 }

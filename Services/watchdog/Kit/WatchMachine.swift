@@ -19,51 +19,65 @@ public struct WatchMachine: Sendable {
         Watch(walker: walker, stateSince: now)
     }
 
+    /// What one step decided, before it is put in the order the shell carries it out.
+    struct Decisions {
+        var escalations: [WatchAction] = []
+        var answers: [WatchAction] = []
+        var prompts: [WatchAction] = []
+        /// Duress escalations go out after everything the device sees, so the device's answer
+        /// and status leave exactly when a cancel's would.
+        var silent: [WatchAction] = []
+    }
+
     public func step(_ watch: Watch, _ event: WatchEvent, now: EpochSeconds) -> (Watch, [WatchAction]) {
         var next = watch
-        var actions: [WatchAction] = []
-        fireDue(&next, now: now, into: &actions)
-        apply(event, to: &next, now: now, into: &actions)
+        var decisions = Decisions()
+        fireDue(&next, now: now, into: &decisions)
+        apply(event, to: &next, now: now, into: &decisions)
         if (next.state, next.isWatching) != (watch.state, watch.isWatching) { next.stateSince = now }
+        var actions = decisions.escalations + decisions.answers + decisions.prompts
         let status = next.status(thresholds)
         if status != watch.status(thresholds) { actions.append(.publishStatus(status)) }
-        return (next, actions)
+        return (next, actions + decisions.silent)
     }
 
-    /// When this walker next needs a `.timer` step; nil when nothing is scheduled. Nothing is
-    /// timed outside a watch or during an incident (one incident, one escalation).
+    /// When this walker next needs a `.timer` step; nil when nothing is scheduled. The held switch
+    /// is timed always; the watch's rules only outside an incident (one incident, one escalation).
     public func nextWake(_ watch: Watch) -> EpochSeconds? {
-        guard watch.incident == nil, watch.isWatching else { return nil }
-        let deadline = EscalationRules.nextDeadline(watch.timers, thresholds: thresholds)?.at
-        switch (deadline, watch.nextCheckInAt(thresholds)) {
-        case (let a?, let b?): return min(a, b)
-        case (let a?, nil): return a
-        case (nil, let b?): return b
-        case (nil, nil): return nil
+        var wakes: [EpochSeconds] = []
+        if let hold = watch.holdDeadline(thresholds) { wakes.append(hold) }
+        if watch.incident == nil, watch.isWatching {
+            if let deadline = EscalationRules.nextDeadline(watch.timers, thresholds: thresholds)?.at {
+                wakes.append(deadline)
+            }
+            if let checkIn = watch.nextCheckInAt(thresholds) { wakes.append(checkIn) }
         }
+        return wakes.min()
     }
 
-    private func fireDue(_ watch: inout Watch, now: EpochSeconds, into actions: inout [WatchAction]) {
+    private func fireDue(_ watch: inout Watch, now: EpochSeconds, into decisions: inout Decisions) {
+        if let hold = watch.hold, let deadline = watch.holdDeadline(thresholds), now >= deadline {
+            // The heartbeats stopped: the phone was knocked away or the app died with the finger down.
+            watch.hold = nil
+            escalate(&watch, .panic, level: hold.level, note: hold.note, now: now, into: &decisions)
+        }
         guard watch.incident == nil, watch.isWatching else { return }
         if let reason = EscalationRules.due(watch.timers, thresholds: thresholds, now: now) {
-            escalate(&watch, reason, level: reason.defaultLevel, now: now, into: &actions)
+            escalate(&watch, reason, level: reason.defaultLevel, now: now, into: &decisions)
             return
         }
-        if let checkIn = watch.nextCheckInAt(thresholds), now >= checkIn {
-            // Sent now, not back-dated: after a restart the walker still gets the full reply time.
+        if let checkIn = watch.nextCheckInAt(thresholds), now >= checkIn,
+           let replyBy = EscalationRules.replyBy(watch.timers, thresholds: thresholds) {
             watch.timers.promptSentAt = now
-            actions.append(.prompt(at: now, replyBy: now + thresholds.noReplyAfter))
+            decisions.prompts.append(.prompt(at: now, replyBy: replyBy))
         }
     }
 
     private func apply(_ event: WatchEvent, to watch: inout Watch, now: EpochSeconds,
-                       into actions: inout [WatchAction]) {
+                       into decisions: inout Decisions) {
         switch event {
-        case .action(let action):
-            guard !watch.recentActionIDs.contains(action.id) else { return }  // QoS 1 redelivery
-            watch.recentActionIDs.append(action.id)
-            if watch.recentActionIDs.count > Watch.rememberedActions { watch.recentActionIDs.removeFirst() }
-            apply(action, to: &watch, now: now, into: &actions)
+        case .action(let action, let check):
+            answer(action, check, to: &watch, now: now, into: &decisions)
         case .reply(let text):
             let effect = QuickReply.lookup(text)?.effect ?? .answersCheckIn
             if watch.isWatching {
@@ -73,7 +87,7 @@ public struct WatchMachine: Sendable {
                 if effect == .answersCheckInWithConcern { watch.concerned = true }
             }
             if case .escalate(let reason) = effect {
-                escalate(&watch, reason, level: reason.defaultLevel, now: now, into: &actions)
+                escalate(&watch, reason, level: reason.defaultLevel, now: now, into: &decisions)
             }
         case .position(let update):
             if watch.lastFix.map({ update.fix.tst >= $0.tst }) ?? true { watch.lastFix = FixSummary(update.fix) }
@@ -83,6 +97,11 @@ public struct WatchMachine: Sendable {
             let movedAt = min(now, update.lastMovedAt)
             watch.timers.lastMovedAt = max(watch.timers.lastMovedAt ?? movedAt, movedAt)
         case .presence(.offline):
+            if let hold = watch.hold {
+                // The Last Will while the finger was down: the phone that was knocked away still calls.
+                watch.hold = nil
+                escalate(&watch, .panic, level: hold.level, note: hold.note, now: now, into: &decisions)
+            }
             if watch.timers.offlineSince == nil { watch.timers.offlineSince = now }
         case .presence(.online):
             watch.timers.offlineSince = nil
@@ -91,59 +110,13 @@ public struct WatchMachine: Sendable {
         }
     }
 
-    private func apply(_ action: Action, to watch: inout Watch, now: EpochSeconds,
-                       into actions: inout [WatchAction]) {
-        switch action.kind {
-        case .start:
-            if !watch.isWatching { beginWatch(&watch, now: now) }
-        case .startWalk:
-            if !watch.isWatching { beginWatch(&watch, now: now) }
-            watch.walk = action.walk(startingAt: now)
-            watch.timers.walkETA = watch.walk?.eta
-        case .stop, .arrived:
-            watch.timers = WatchTimers(offlineSince: watch.timers.offlineSince)
-            watch.walk = nil
-            watch.incident = nil
-            watch.concerned = false
-        case .imSafe:
-            rearm(&watch, now: now)
-        case .needHelp:
-            escalate(&watch, .needHelp, level: .red, now: now, into: &actions)
-        case .panic(let level):
-            escalate(&watch, .panic, level: level, now: now, into: &actions)
-        }
-    }
-
-    private func beginWatch(_ watch: inout Watch, now: EpochSeconds) {
-        watch.timers = WatchTimers(watchedSince: now, lastCheckInAt: now, offlineSince: watch.timers.offlineSince)
-        watch.walk = nil
-        watch.concerned = false
-    }
-
-    /// `imSafe`: ends the incident and restarts every running clock from now, so the trigger
-    /// that fired does not fire again at once. An overdue walk is dropped (the walker can start
-    /// a new one); a device still offline gets a new grace period.
-    private func rearm(_ watch: inout Watch, now: EpochSeconds) {
-        watch.incident = nil
-        watch.concerned = false
-        guard watch.isWatching else { return }
-        watch.timers.promptSentAt = nil
-        watch.timers.lastCheckInAt = now
-        watch.timers.lastMovedAt = now
-        if watch.timers.offlineSince != nil { watch.timers.offlineSince = now }
-        if let eta = watch.timers.walkETA, eta <= now {
-            watch.timers.walkETA = nil
-            watch.walk = nil
-        }
-    }
-
     /// One incident, one escalation: while an incident lasts only a more severe level
     /// (amber → red) escalates again.
-    private func escalate(_ watch: inout Watch, _ reason: EscalationReason, level: EscalationLevel,
-                          now: EpochSeconds, into actions: inout [WatchAction]) {
+    func escalate(_ watch: inout Watch, _ reason: EscalationReason, level: EscalationLevel, note: String? = nil,
+                  now: EpochSeconds, into decisions: inout Decisions) {
         if let incident = watch.incident, !(incident.level == .amber && level == .red) { return }
         watch.incident = Incident(reason: reason, level: level, at: now)
-        actions.append(.escalate(EscalationDraft(
-            reason: reason, level: level, at: now, lastFix: watch.lastFix, walk: watch.walk)))
+        decisions.escalations.append(.escalate(EscalationDraft(
+            reason: reason, level: level, at: now, lastFix: watch.lastFix, walk: watch.walk, note: note)))
     }
 }

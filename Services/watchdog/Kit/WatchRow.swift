@@ -1,38 +1,61 @@
+import Foundation
 import GRDB
 import SafeWalkCore
 
 /// Column mapping of ``Watch`` (plain columns, not JSON: restoring a million watches at
 /// start-up must not pay for a JSON decoder per row).
 enum WatchRow {
-    static let upsert = """
-        INSERT OR REPLACE INTO watch (walker, watchedSince, lastCheckInAt, promptSentAt, lastMovedAt,
-            walkETA, offlineSince, walkDestination, incidentReason, incidentLevel, incidentAt, stateSince,
-            fixLat, fixLon, fixAcc, fixTst, concerned, recentActions)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    static let columns = """
+        walker, watchedSince, lastCheckInAt, promptSentAt, lastMovedAt, walkETA, offlineSince,
+        walkDestination, incidentReason, incidentLevel, incidentAt, stateSince,
+        fixLat, fixLon, fixAcc, fixTst, concerned, recentActions,
+        holdLevel, holdBeatAt, holdNote, pinSalt, cancelPinHash, duressPinHash, wrongPins, duressReason, duressAt
         """
 
-    /// Action ids never contain a newline (the input decoder refuses them), so it separates them.
+    static let upsert = """
+        INSERT OR REPLACE INTO watch (\(columns))
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// Remembered actions are `id TAB answer` lines: action ids never contain a control
+    /// character (both readers refuse them), so neither separator can occur inside one.
     static let separator = "\n"
+    static let answerSeparator: Character = "\t"
+
+    /// Columns added by migration `v2` (hold-to-release, PINs, duress).
+    static let v2Columns = """
+        ALTER TABLE watch ADD COLUMN holdLevel TEXT;
+        ALTER TABLE watch ADD COLUMN holdBeatAt REAL;
+        ALTER TABLE watch ADD COLUMN holdNote TEXT;
+        ALTER TABLE watch ADD COLUMN pinSalt BLOB;
+        ALTER TABLE watch ADD COLUMN cancelPinHash BLOB;
+        ALTER TABLE watch ADD COLUMN duressPinHash BLOB;
+        ALTER TABLE watch ADD COLUMN wrongPins INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE watch ADD COLUMN duressReason TEXT;
+        ALTER TABLE watch ADD COLUMN duressAt REAL;
+        """
 
     static func arguments(_ w: Watch) -> StatementArguments {
         let t = w.timers
-        return [
+        let remembered = w.recentActions.map { "\($0.id)\(answerSeparator)\($0.answer)" }.joined(separator: separator)
+        var arguments: StatementArguments = [
             w.walker.rawValue, t.watchedSince, t.lastCheckInAt, t.promptSentAt, t.lastMovedAt,
             t.walkETA, t.offlineSince, w.walk?.destination, w.incident?.reason.rawValue,
             w.incident?.level.rawValue, w.incident?.at, w.stateSince,
             w.lastFix?.lat, w.lastFix?.lon, w.lastFix?.acc, w.lastFix?.tst,
-            w.concerned, w.recentActionIDs.joined(separator: separator),
+            w.concerned, remembered,
         ]
+        arguments += [
+            w.hold?.level.rawValue, w.hold?.lastBeatAt, w.hold?.note,
+            w.pins.map { Data($0.salt) }, w.pins.map { Data($0.cancel) }, w.pins?.duress.map { Data($0) },
+            w.wrongPins, w.duress?.reason.rawValue, w.duress?.at,
+        ]
+        return arguments
     }
 
     /// The columns in the order ``watch(from:)`` reads them (by index: far cheaper than by name
     /// when a million rows are restored).
-    static let select = """
-        SELECT walker, watchedSince, lastCheckInAt, promptSentAt, lastMovedAt, walkETA, offlineSince,
-            walkDestination, incidentReason, incidentLevel, incidentAt, stateSince,
-            fixLat, fixLon, fixAcc, fixTst, concerned, recentActions
-        FROM watch
-        """
+    static let select = "SELECT \(columns) FROM watch"
 
     static func watch(from row: Row) -> Watch? {
         guard let walker = WalkerID(validating: row[0]) else { return nil }
@@ -43,21 +66,42 @@ enum WatchRow {
         if let eta = timers.walkETA {
             walk = WalkPlan(destination: row[7] ?? "", eta: eta)
         }
-        var incident: Incident?
-        if let reason = (row[8] as String?).flatMap(EscalationReason.init(rawValue:)) {
-            // An unreadable level is read as red: over-escalating beats missing one.
-            let level = (row[9] as String?).flatMap(EscalationLevel.init(rawValue:)) ?? .red
-            incident = Incident(reason: reason, level: level, at: row[10] ?? 0)
-        }
         var fix: FixSummary?
         if let lat: Double = row[12], let lon: Double = row[13], let tst: Double = row[15] {
             fix = FixSummary(lat: lat, lon: lon, acc: row[14], tst: tst)
         }
-        let actions: String = row[17] ?? ""
-        let actionIDs = actions.isEmpty ? [] : actions.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         return Watch(
-            walker: walker, timers: timers, walk: walk, incident: incident, stateSince: row[11] ?? 0,
-            lastFix: fix, concerned: row[16] ?? false,
-            recentActionIDs: actionIDs)
+            walker: walker, timers: timers, walk: walk, incident: incident(row, reason: 8, level: 9, at: 10),
+            stateSince: row[11] ?? 0, lastFix: fix, concerned: row[16] ?? false,
+            recentActions: remembered(row[17] ?? ""), hold: hold(row), pins: pins(row), wrongPins: row[24] ?? 0,
+            duress: incident(row, reason: 25, level: nil, at: 26))
+    }
+
+    /// An unreadable level is read as red: over-escalating beats missing one. A duress incident
+    /// is always red.
+    private static func incident(_ row: Row, reason: Int, level: Int?, at: Int) -> Incident? {
+        guard let reason = (row[reason] as String?).flatMap(EscalationReason.init(rawValue:)) else { return nil }
+        let level = level.flatMap { (row[$0] as String?).flatMap(EscalationLevel.init(rawValue:)) } ?? .red
+        return Incident(reason: reason, level: level, at: row[at] ?? 0)
+    }
+
+    private static func hold(_ row: Row) -> HoldSwitch? {
+        guard let beat: Double = row[19] else { return nil }
+        let level = (row[18] as String?).flatMap(EscalationLevel.init(rawValue:)) ?? .red
+        return HoldSwitch(level: level, lastBeatAt: beat, note: row[20])
+    }
+
+    private static func pins(_ row: Row) -> PINHashes? {
+        guard let salt: Data = row[21], let cancel: Data = row[22] else { return nil }
+        return PINHashes(salt: Array(salt), cancel: Array(cancel), duress: (row[23] as Data?).map(Array.init))
+    }
+
+    /// Rows written before `v2` hold bare ids: those were applied, so their answer is `ok`.
+    private static func remembered(_ text: String) -> [RememberedAction] {
+        guard !text.isEmpty else { return [] }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let parts = line.split(separator: answerSeparator, maxSplits: 1, omittingEmptySubsequences: false)
+            return RememberedAction(id: String(parts[0]), answer: parts.count > 1 ? String(parts[1]) : "ok")
+        }
     }
 }

@@ -38,6 +38,9 @@ public struct WatchStore: Sendable {
                 CREATE INDEX outbox_unsent ON outbox(seq) WHERE sentAt IS NULL;
                 """)
         }
+        migrator.registerMigration("v2: hold-to-release, PINs, duress") { db in
+            try db.execute(sql: WatchRow.v2Columns)
+        }
         return migrator
     }
 

@@ -18,11 +18,14 @@ public final class WatchdogService: Service, Sendable {
         public var prefix: String
         public var thresholds: SafetyThresholds
         public var maxPayloadBytes: Int
+        public var pinHasher: PINHasher
 
-        public init(prefix: String, thresholds: SafetyThresholds, maxPayloadBytes: Int = 16 * 1024) {
+        public init(prefix: String, thresholds: SafetyThresholds, maxPayloadBytes: Int = 16 * 1024,
+                    pinHasher: PINHasher = PINHasher()) {
             self.prefix = prefix
             self.thresholds = thresholds
             self.maxPayloadBytes = maxPayloadBytes
+            self.pinHasher = pinHasher
         }
     }
 
@@ -107,11 +110,13 @@ public final class WatchdogService: Service, Sendable {
         defer { alarm.cancel() }
         let decoder = InputDecoder(prefix: options.prefix, maxBytes: options.maxPayloadBytes)
         let composer = OutboxComposer(prefix: options.prefix)
+        let pinChecker = PINChecker(hasher: options.pinHasher)
         let batchTimer = Metrics.Timer(label: "safewalk_watchdog_batch_seconds")
         // Deadlines that passed while the watchdog was down are due now: the first pass fires them.
         inbox.poke()
         // Watches a failed commit could not write (disk full): written with the next commit.
         var unsaved: [WalkerID: Watch] = [:]
+        var unsavedAnswers: [OutboxItem] = []
         while let messages = await inbox.next() {
             let started = ContinuousClock.now
             let now = clock.now()
@@ -130,7 +135,13 @@ public final class WatchdogService: Service, Sendable {
             }
             for message in messages {
                 do {
-                    guard case .event(let walker, let event) = try decoder.decode(message, now: now) else { continue }
+                    guard case .event(let walker, var event) = try decoder.decode(message, now: now) else { continue }
+                    if case .action(let action, var check) = event, PINChecker.applies(to: action) {
+                        // PINs are checked here, against the hashes as they stand after every
+                        // earlier message of this batch, and never reach the machine in clear.
+                        check = pinChecker.check(action, check, pins: engine.watch(for: walker)?.pins)
+                        event = .action(action, check)
+                    }
                     record(walker, engine.handle(event, for: walker, now: now))
                 } catch {
                     rejections.append(error)
@@ -138,7 +149,7 @@ public final class WatchdogService: Service, Sendable {
             }
             for step in engine.fireDue(now: now) { record(step.watch.walker, step) }
             let toWrite = unsaved.merging(changed) { _, newer in newer }
-            if await persistAndPublish(Array(toWrite.values), outbox) {
+            if await persistAndPublish(Array(toWrite.values), outbox, answers: &unsavedAnswers) {
                 if !unsaved.isEmpty {
                     logger.notice("watches persisted again after a failed commit", metadata: ["watches": "\(unsaved.count)"])
                 }
@@ -148,28 +159,34 @@ public final class WatchdogService: Service, Sendable {
             }
             for rejection in rejections {
                 await reporter.reject(reason: rejection.code, topicKind: rejection.topicKind, walker: rejection.walker,
-                                      now: now)
+                                      id: rejection.id, now: now)
             }
             let took = (ContinuousClock.now - started).components
             batchTimer.recordNanoseconds(took.seconds * 1_000_000_000 + took.attoseconds / 1_000_000_000)
             var next = engine.nextDeadline()
             // A failed commit is retried within a second even if nothing else happens.
-            if !unsaved.isEmpty { next = min(next ?? .infinity, clock.now() + 1) }
+            if !unsaved.isEmpty || !unsavedAnswers.isEmpty { next = min(next ?? .infinity, clock.now() + 1) }
             if let next, next <= clock.now() { inbox.poke() } else { alarm.arm(next) }
         }
     }
 
     /// Watches first, effects second. If SQLite fails the messages still go out: an escalation
-    /// that is published but not remembered beats one that is remembered but never sent. Returns
-    /// false when the commit failed (the caller keeps the watches for the next commit).
-    private func persistAndPublish(_ watches: [Watch], _ outbox: [OutboxItem]) async -> Bool {
+    /// that is published but not remembered beats one that is remembered but never sent. Action
+    /// answers are the exception: an answer promises the action is recorded, so they wait for a
+    /// commit that succeeds (the device repeats meanwhile; the watch in memory drops the repeat).
+    /// Returns false when the commit failed (the caller keeps the watches and the answers).
+    private func persistAndPublish(_ watches: [Watch], _ outbox: [OutboxItem],
+                                   answers: inout [OutboxItem]) async -> Bool {
+        let items = answers + outbox
         do {
-            publisher.enqueue(try await store.commit(watches: watches, outbox: outbox))
+            publisher.enqueue(try await store.commit(watches: watches, outbox: items))
+            answers = []
             return true
         } catch {
             logger.critical("could not persist watches; publishing anyway, retrying the write", metadata: [
                 "watches": "\(watches.count)", "outbox": "\(outbox.count)", "error": "\(error)"])
-            publisher.enqueue(outbox.map { OutboxRow(seq: -1, item: $0) })
+            publisher.enqueue(outbox.filter { $0.kind != .answer }.map { OutboxRow(seq: -1, item: $0) })
+            answers = items.filter { $0.kind == .answer }
             return false
         }
     }
@@ -179,11 +196,15 @@ public final class WatchdogService: Service, Sendable {
             switch action {
             case .escalate(let draft):
                 logger.warning("escalating", metadata: [
-                    "walker": "\(walker)", "reason": "\(draft.reason.rawValue)", "level": "\(draft.level.rawValue)"])
+                    "walker": "\(walker)", "reason": "\(draft.reason.rawValue)", "level": "\(draft.level.rawValue)",
+                    "duress": "\(draft.duress)"])
             case .prompt:
                 logger.debug("check-in prompt", metadata: ["walker": "\(walker)"])
             case .publishStatus(let status):
                 logger.debug("status", metadata: ["walker": "\(walker)", "state": "\(status.state.rawValue)"])
+            case .answer(let result):
+                logger.debug("action answered", metadata: [
+                    "walker": "\(walker)", "ok": "\(result.ok)", "error": "\(result.error?.code ?? "-")"])
             }
         }
     }

@@ -4,13 +4,13 @@ import SafeWalkMQTT
 /// Turns a raw broker message into a walker and a ``ChatEvent``, or says why it is refused.
 /// Pure, so every hostile shape is a unit test.
 public enum ChatIntake {
+    /// Reply text limits are not here: what a valid reply is, is ``ReplyIntake``'s to say, the
+    /// same for the watchdog and for chat.
     public struct Limits: Hashable, Sendable {
         public var maxPayloadBytes: Int
-        public var maxReplyCharacters: Int
 
-        public init(maxPayloadBytes: Int = 8 * 1024, maxReplyCharacters: Int = 1000) {
+        public init(maxPayloadBytes: Int = 8 * 1024) {
             self.maxPayloadBytes = maxPayloadBytes
-            self.maxReplyCharacters = maxReplyCharacters
         }
     }
 
@@ -29,35 +29,29 @@ public enum ChatIntake {
             .failure(Rejected(reason: reason, topicKind: kind, walker: walker))
         }
         guard let topic, let walker = topic.walker else { return reject("invalid_topic") }
+        // A cry for help is answered however it came (the watchdog escalates it just the same).
+        if case .reply = topic, CryForHelp.read(message.payload, on: .reply) != nil {
+            return .success((walker, .reply(Reply(text: QuickReply.needHelp.text, quickReply: true, tst: 0))))
+        }
         // Neither topic is retained by contract; a retained one would be replayed on every restart.
         guard !message.retain else { return reject("retained", walker) }
-        do throws(PayloadError) {
-            switch topic {
-            case .prompt:
-                let prompt = try SafeWalkJSON.decode(CheckInPrompt.self, from: message.payload, maxBytes: limits.maxPayloadBytes)
+        switch topic {
+        case .prompt:
+            do throws(PayloadError) {
+                let prompt = try SafeWalkJSON.decode(CheckInPrompt.self, from: message.payload,
+                                                     maxBytes: limits.maxPayloadBytes)
                 guard !prompt.id.isEmpty, prompt.id.count <= 128 else { return reject("invalid_prompt_id", walker) }
                 return .success((walker, .prompt(prompt)))
-            case .reply:
-                var reply = try SafeWalkJSON.decode(Reply.self, from: message.payload, maxBytes: limits.maxPayloadBytes)
-                reply.text = clean(reply.text)
-                guard !reply.text.isEmpty else { return reject("empty_text", walker) }
-                guard reply.text.count <= limits.maxReplyCharacters else { return reject("text_too_long", walker) }
-                return .success((walker, .reply(reply)))
-            default:
-                return reject("unexpected_topic", walker)
+            } catch {
+                return reject(error.code, walker)
             }
-        } catch {
-            return reject(error.code, walker)
+        case .reply:
+            switch ReplyIntake.read(message.payload, maxBytes: limits.maxPayloadBytes) {
+            case .success(let reply): return .success((walker, .reply(reply)))
+            case .failure(let refusal): return reject(refusal.code, walker)
+            }
+        default:
+            return reject("unexpected_topic", walker)
         }
-    }
-
-    /// Control characters (other than line breaks) become spaces; ends are trimmed.
-    static func clean(_ text: String) -> String {
-        let scalars = text.unicodeScalars.map { scalar -> Unicode.Scalar in
-            scalar.properties.generalCategory == .control && scalar != "\n" ? " " : scalar
-        }
-        var cleaned = String(String.UnicodeScalarView(scalars))
-        cleaned = cleaned.trimmingCharacters(in: .whitespacesAndNewlines)
-        return cleaned
     }
 }

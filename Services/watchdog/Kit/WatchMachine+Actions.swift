@@ -1,0 +1,156 @@
+import SafeWalkCore
+
+/// What each action does, and the answer the device gets for it.
+extension WatchMachine {
+    /// Applies an action once and answers it; a repeat of a remembered id is answered again with
+    /// the same answer and not applied.
+    func answer(_ action: Action, _ check: ActionCheck, to watch: inout Watch, now: EpochSeconds,
+                into decisions: inout Decisions) {
+        if !action.id.isEmpty, let remembered = watch.recentActions.first(where: { $0.id == action.id }) {
+            decisions.answers.append(.answer(DeviceDisclosure.answer(id: action.id, remembered.outcome)))
+            return
+        }
+        let outcome = apply(action, check, to: &watch, now: now, into: &decisions)
+        if !action.id.isEmpty {
+            watch.recentActions.append(RememberedAction(id: action.id, outcome: outcome))
+            if watch.recentActions.count > Watch.rememberedActions { watch.recentActions.removeFirst() }
+        }
+        decisions.answers.append(.answer(DeviceDisclosure.answer(id: action.id, outcome, warnings: check.warnings)))
+    }
+
+    private func apply(_ action: Action, _ check: ActionCheck, to watch: inout Watch, now: EpochSeconds,
+                       into decisions: inout Decisions) -> ActionOutcome {
+        switch action.kind {
+        case .start:
+            if !watch.isWatching { beginWatch(&watch, now: now) }
+        case .startWalk:
+            if !watch.isWatching { beginWatch(&watch, now: now) }
+            watch.walk = action.walk(startingAt: now)
+            watch.timers.walkETA = watch.walk?.eta
+        case .stop, .arrived, .imSafe:
+            return endIncident(action.kind, check.pin, &watch, now: now, into: &decisions)
+        case .needHelp:
+            escalate(&watch, .needHelp, level: .red, note: action.note, now: now, into: &decisions)
+        case .panic(let level):
+            escalate(&watch, .panic, level: level, note: action.note, now: now, into: &decisions)
+        case .hold(let level):
+            watch.hold = HoldSwitch(level: level, lastBeatAt: now, note: action.note)
+        case .holding:
+            guard watch.hold != nil else { return .refused(.notHolding) }
+            watch.hold?.lastBeatAt = now
+        case .release:
+            // A release the server never saw armed still calls for help: the hold may have been lost.
+            let hold = watch.hold
+            watch.hold = nil
+            escalate(&watch, .panic, level: hold?.level ?? .red, note: action.note ?? hold?.note, now: now,
+                     into: &decisions)
+        case .cancelHold:
+            watch.hold = nil
+        case .setPins, .clearPins:
+            return changePINs(action.kind, check, &watch, now: now, into: &decisions)
+        }
+        return .applied
+    }
+
+    /// `stop`, `arrived` and `imSafe`. With a cancel PIN set, ending the incident the device knows
+    /// about needs it; the duress PIN ends it for the device exactly as the cancel PIN would.
+    private func endIncident(_ kind: Action.Kind, _ pin: PINVerdict, _ watch: inout Watch, now: EpochSeconds,
+                             into decisions: inout Decisions) -> ActionOutcome {
+        let needsPIN = watch.pins != nil && watch.incident != nil
+        switch pin {
+        case .wrong where needsPIN:
+            return wrongPIN(&watch, now: now, into: &decisions)
+        case .notGiven where needsPIN:
+            return .refused(.pinRequired)
+        case .duress:
+            let reason = watch.incident?.reason ?? .panic
+            end(kind, &watch, now: now)
+            raiseDuress(&watch, reason: reason, now: now, into: &decisions)
+            return .appliedUnderDuress
+        case .cancel:
+            watch.duress = nil
+            watch.wrongPins = 0
+            end(kind, &watch, now: now)
+        case .notGiven, .wrong:
+            end(kind, &watch, now: now)
+        }
+        return .applied
+    }
+
+    private func end(_ kind: Action.Kind, _ watch: inout Watch, now: EpochSeconds) {
+        if kind == .imSafe {
+            rearm(&watch, now: now)
+        } else {
+            watch.timers = WatchTimers(offlineSince: watch.timers.offlineSince)
+            watch.walk = nil
+            watch.incident = nil
+            watch.concerned = false
+        }
+    }
+
+    /// `setPins` / `clearPins`: changing PINs that are set needs the cancel PIN (the duress PIN
+    /// seems to work, and raises the duress incident).
+    private func changePINs(_ kind: Action.Kind, _ check: ActionCheck, _ watch: inout Watch, now: EpochSeconds,
+                            into decisions: inout Decisions) -> ActionOutcome {
+        var outcome = ActionOutcome.applied
+        if watch.pins != nil {
+            switch check.pin {
+            case .notGiven: return .refused(.pinRequired)
+            case .wrong: return wrongPIN(&watch, now: now, into: &decisions)
+            case .cancel: watch.wrongPins = 0
+            case .duress:
+                raiseDuress(&watch, reason: watch.incident?.reason ?? .panic, now: now, into: &decisions)
+                outcome = .appliedUnderDuress
+            }
+        }
+        if case .setPins = kind {
+            guard let hashes = check.newPins else { return .refused(.pinRequired) }
+            watch.pins = hashes
+        } else {
+            watch.pins = nil
+        }
+        return outcome
+    }
+
+    private func wrongPIN(_ watch: inout Watch, now: EpochSeconds, into decisions: inout Decisions) -> ActionOutcome {
+        watch.wrongPins += 1
+        if watch.wrongPins >= thresholds.wrongPinLimit {
+            watch.wrongPins = 0
+            escalate(&watch, .wrongPin, level: .red, now: now, into: &decisions)
+        }
+        return .refused(.wrongPIN)
+    }
+
+    /// The duress incident: red, flagged, and sent after everything the device sees. One per
+    /// duress incident, like any other.
+    private func raiseDuress(_ watch: inout Watch, reason: EscalationReason, now: EpochSeconds,
+                             into decisions: inout Decisions) {
+        guard watch.duress == nil else { return }
+        watch.duress = Incident(reason: reason, level: .red, at: now)
+        decisions.silent.append(.escalate(EscalationDraft(
+            reason: reason, level: .red, at: now, lastFix: watch.lastFix, walk: watch.walk, duress: true)))
+    }
+
+    private func beginWatch(_ watch: inout Watch, now: EpochSeconds) {
+        watch.timers = WatchTimers(watchedSince: now, lastCheckInAt: now, offlineSince: watch.timers.offlineSince)
+        watch.walk = nil
+        watch.concerned = false
+    }
+
+    /// `imSafe`: ends the incident and restarts every running clock from now, so the trigger
+    /// that fired does not fire again at once. An overdue walk is dropped (the walker can start
+    /// a new one); a device still offline gets a new grace period.
+    private func rearm(_ watch: inout Watch, now: EpochSeconds) {
+        watch.incident = nil
+        watch.concerned = false
+        guard watch.isWatching else { return }
+        watch.timers.promptSentAt = nil
+        watch.timers.lastCheckInAt = now
+        watch.timers.lastMovedAt = now
+        if watch.timers.offlineSince != nil { watch.timers.offlineSince = now }
+        if let eta = watch.timers.walkETA, eta <= now {
+            watch.timers.walkETA = nil
+            watch.walk = nil
+        }
+    }
+}
