@@ -10,6 +10,10 @@ let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 let httpClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client")
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
 let cryptoExtras = Target.Dependency.product(name: "_CryptoExtras", package: "swift-crypto")
+let heap = Target.Dependency.product(name: "HeapModule", package: "swift-collections")
+let clocks = Target.Dependency.product(name: "Clocks", package: "swift-clocks")
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let subprocess = Target.Dependency.product(name: "Subprocess", package: "swift-subprocess")
 
 /// One SafeWalk service: its logic in a library (`Services/<name>/Kit`, testable and usable by
 /// benchmarks) and a thin executable (`Services/<name>/Main`). Services never import each other;
@@ -26,11 +30,12 @@ let nioServer: [Target.Dependency] = ["NIOCore", "NIOPosix", "NIOHTTP1"].map { .
 let services = [
     ServiceSpec(name: "location-ingest", kit: "LocationIngestKit",
                 extra: ["SafeWalkStorage", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
-    // PINs are kept as PBKDF2 hashes (swift-crypto's _CryptoExtras).
-    ServiceSpec(name: "watchdog", kit: "WatchdogKit", extra: ["SafeWalkStorage", grdb, crypto, cryptoExtras]),
-    // Its tests run a fake Gemini on SwiftNIO.
-    ServiceSpec(name: "companion-chat", kit: "CompanionChatKit", extra: [httpClient], testExtra: nioServer),
-    ServiceSpec(name: "notifier", kit: "NotifierKit", extra: ["SafeWalkStorage", grdb, httpClient]),
+    // PINs are kept as PBKDF2 hashes (swift-crypto's _CryptoExtras); deadlines in swift-collections' Heap.
+    ServiceSpec(name: "watchdog", kit: "WatchdogKit", extra: ["SafeWalkStorage", grdb, crypto, cryptoExtras, heap]),
+    // Its tests run a fake Gemini on SwiftNIO; lanes by last use in swift-collections' Heap.
+    ServiceSpec(name: "companion-chat", kit: "CompanionChatKit", extra: [httpClient, heap], testExtra: nioServer),
+    // Webhook signatures are HMAC-SHA256 from swift-crypto.
+    ServiceSpec(name: "notifier", kit: "NotifierKit", extra: ["SafeWalkStorage", grdb, httpClient, crypto]),
     ServiceSpec(name: "contacts-store", kit: "ContactsStoreKit", extra: ["SafeWalkStorage", grdb]),
 ]
 
@@ -52,7 +57,7 @@ let serviceTargets: [Target] = services.flatMap { spec -> [Target] in
 
 /// In-process and through-the-broker benchmarks, run in release mode (see BENCHMARKS.md).
 let benchmarkTargets: [Target] = services.filter { ["location-ingest", "watchdog"].contains($0.name) }.map { spec -> Target in
-    let dependencies: [Target.Dependency] = [.target(name: spec.kit), "TestSupport"] + shared + spec.extra
+    let dependencies: [Target.Dependency] = [.target(name: spec.kit), "TestSupport", argumentParser] + shared + spec.extra
     return .executableTarget(name: "\(spec.name)-bench",
                       dependencies: dependencies,
                       path: "Benchmarks/\(spec.name)", exclude: ["RESULTS.md"], swiftSettings: strict)
@@ -62,7 +67,7 @@ let benchmarkTargets: [Target] = services.filter { ["location-ingest", "watchdog
 /// Mosquitto and the fake SMS gateway (issue 9). Needs `swift build -c release` first.
 let e2eLoadBench = Target.executableTarget(
     name: "e2e-load-bench",
-    dependencies: ["TestSupport", "CompanionChatKit", grdb] + shared,
+    dependencies: ["TestSupport", "CompanionChatKit", grdb, argumentParser] + shared,
     path: "Benchmarks/e2e-load", exclude: ["RESULTS.md"], swiftSettings: strict)
 
 let package = Package(
@@ -82,6 +87,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
     ],
     targets: [
         .systemLibrary(
@@ -104,14 +112,13 @@ let package = Package(
                 swiftSettings: strict),
         // The `safewalk` command-line tool: run, watch and simulate walks, manage users and contacts.
         .target(name: "SafeWalkCLI",
-                dependencies: ["SafeWalkCore", "SafeWalkMQTT", log,
-                               .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                dependencies: ["SafeWalkCore", "SafeWalkMQTT", log, argumentParser],
                 path: "Tools/SafeWalkCLI", swiftSettings: strict),
         .executableTarget(name: "safewalk", dependencies: ["SafeWalkCLI"], path: "Tools/safewalk",
                           swiftSettings: strict),
         .testTarget(name: "SafeWalkCLITests", dependencies: ["SafeWalkCLI", "TestSupport", "SafeWalkCore", "SafeWalkMQTT"],
                     swiftSettings: strict),
-        .target(name: "TestSupport", dependencies: ["SafeWalkMQTT", "SafeWalkCore", log] + nioServer,
+        .target(name: "TestSupport", dependencies: ["SafeWalkMQTT", "SafeWalkCore", log, clocks, subprocess] + nioServer,
                 path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SafeWalkCoreTests", dependencies: ["SafeWalkCore"], swiftSettings: strict),
         .testTarget(name: "SafeWalkMQTTTests", dependencies: ["SafeWalkMQTT", "TestSupport"], swiftSettings: strict),
@@ -131,6 +138,10 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "ServiceTests",
                     dependencies: ["SafeWalkService", "SafeWalkMQTT", "SafeWalkCore", "TestSupport"],
+                    swiftSettings: strict),
+        // The benchmarks' command lines (misspelt options are errors).
+        .testTarget(name: "BenchmarkTests",
+                    dependencies: ["watchdog-bench", "location-ingest-bench", "e2e-load-bench", argumentParser],
                     swiftSettings: strict),
     ] + serviceTargets + benchmarkTargets + [e2eLoadBench]
 )

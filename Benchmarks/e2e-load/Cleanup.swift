@@ -7,7 +7,7 @@ import Synchronization
 enum Cleanup {
     private static let pids = Mutex<Set<pid_t>>([])
     private static let mounts = Mutex<[String]>([])
-    /// Written once, by `install()` on the main thread before anything else runs.
+    /// Written once, by `install()` at the start of a command, before it starts any task.
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
     static func register(_ pid: pid_t) { _ = pids.withLock { $0.insert(pid) } }

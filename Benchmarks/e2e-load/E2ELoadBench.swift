@@ -1,97 +1,165 @@
+import ArgumentParser
 import Foundation
 
-// The end-to-end load benchmark and fault injection (issue 9). Build everything first (the five
-// services are separate executables): `swift build -c release`, then
-//   swift run -c release e2e-load-bench run [--walkers 10000] [--window 150]
-//   swift run -c release e2e-load-bench sweep --walkers 5000,10000,15000,20000 [--window 90]
-//   swift run -c release e2e-load-bench faults [--only kill-watchdog] [--walkers 600]
-//   swift run -c release e2e-load-bench faults --quick          (CI: exits 1 on any loss/duplicate)
-// Results and the exact commands used: RESULTS.md beside this file.
-
-Cleanup.install()
-let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
-let mode = arguments.positional.first ?? "run"
-
-@MainActor func loadPlan(walkers: Int, window: Double) -> LoadPlan {
-    let thresholds = Thresholds(checkIn: arguments.double("checkin", 30), noReply: arguments.double("no-reply", 20),
-                                noMovement: arguments.double("no-movement", 90))
-    let latest = thresholds.checkIn + thresholds.noReply
-    return LoadPlan(walkers: walkers, silent: arguments.int("silent", walkers / 10),
-                    connections: arguments.int("connections", 20), ramp: thresholds.checkIn, window: window,
-                    silenceStart: 10, silenceSpan: max(1, window - latest - 20), drain: arguments.double("drain", 60),
-                    thresholds: thresholds)
+/// The end-to-end load benchmark and fault injection (issue 9). Build everything first (the five
+/// services are separate executables): `swift build -c release`, then
+///   swift run -c release e2e-load-bench run [--walkers 10000] [--window 150]
+///   swift run -c release e2e-load-bench sweep --walkers 5000,10000,15000,20000 [--window 90]
+///   swift run -c release e2e-load-bench faults [--only kill-watchdog] [--walkers 600]
+///   swift run -c release e2e-load-bench faults --quick          (CI: exits 1 on any loss/duplicate)
+/// Results and the exact commands used: RESULTS.md beside this file. An unknown or misspelt option
+/// is an error (exit 64), never a silent default.
+@main
+struct E2ELoadBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "e2e-load-bench",
+        abstract: "Simulated walkers through a real Mosquitto, the five services and the fake SMS gateway.",
+        subcommands: [Run.self, Sweep.self, Faults.Command.self],
+        defaultSubcommand: Run.self)
 }
 
-@MainActor func faultPlan(quick: Bool) -> LoadPlan {
-    let thresholds = quick ? Thresholds(checkIn: 5, noReply: 10, noMovement: 60)
-                           : Thresholds(checkIn: 10, noReply: 15, noMovement: 60)
-    let window = arguments.double("window", quick ? 45 : 90)
-    let walkers = arguments.int("walkers", quick ? 300 : 600)
-    return LoadPlan(walkers: walkers, silent: arguments.int("silent", walkers / 3), connections: arguments.int("connections", 4),
-                    ramp: thresholds.checkIn, window: window, silenceStart: 3,
-                    silenceSpan: window - thresholds.checkIn - thresholds.noReply - 5, drain: arguments.double("drain", 120),
-                    thresholds: thresholds)
+/// Thresholds and load shape shared by `run` and `sweep`.
+struct LoadOptions: ParsableArguments {
+    @Option(name: .customLong("checkin"), help: "SAFEWALK_CHECKIN_INTERVAL (s).") var checkIn: Double = 30
+    @Option(help: "SAFEWALK_NO_REPLY_AFTER (s).") var noReply: Double = 20
+    @Option(help: "SAFEWALK_NO_MOVEMENT_AFTER (s).") var noMovement: Double = 90
+    @Option(help: "Walkers who go silent (default: a tenth).") var silent: Int?
+    @Option(help: "MQTT connections the simulated phones share.") var connections = 20
+    @Option(help: "Seconds after the window for due deliveries to arrive.") var drain: Double = 60
+
+    func plan(walkers: Int, window: Double) -> LoadPlan {
+        let thresholds = Thresholds(checkIn: checkIn, noReply: noReply, noMovement: noMovement)
+        let latest = thresholds.checkIn + thresholds.noReply
+        return LoadPlan(walkers: walkers, silent: silent ?? walkers / 10, connections: connections,
+                        ramp: thresholds.checkIn, window: window, silenceStart: 10,
+                        silenceSpan: max(1, window - latest - 20), drain: drain, thresholds: thresholds)
+    }
 }
 
-/// Whether this load is carried: nothing missed, duplicated or lost, no false alarm, p99 < 1 s.
-func verdict(_ e: Evaluation, _ sortedAlertLatency: [Double]) -> String {
-    var problems: [String] = []
-    if !e.clean { problems.append("loss/dup") }
-    if e.falseAlarms > 0 { problems.append("\(e.falseAlarms) false alarms") }
-    if !(Stats.percentile(sortedAlertLatency, 99) < 1) { problems.append("p99 ≥ 1 s") }
-    return problems.isEmpty ? "carried" : problems.joined(separator: ", ")
-}
+extension E2ELoadBench {
+    struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "One load run, beside a raw QoS 1 baseline.")
 
-do {
-    switch mode {
-    case "run":
-        let plan = loadPlan(walkers: arguments.int("walkers", 10_000), window: arguments.double("window", 150))
-        let raw = try await LoadRun.execute(plan: plan, baseline: (arguments.double("baseline", 20), arguments.int("burst", 100_000)))
-        let e = Evaluation(raw)
-        Report.main(raw, e)
-        print(e.clean ? "none missed, none duplicated, no fix lost" : "FAILED: missed, duplicated or lost (see above)")
-        exit(e.clean ? 0 : 1)
-    case "sweep":
-        var lines: [String] = []
-        for walkers in arguments.ints("walkers") ?? [5_000, 10_000, 15_000, 20_000] {
-            let plan = loadPlan(walkers: walkers, window: arguments.double("window", 90))
-            let raw = try await LoadRun.execute(plan: plan, baseline: (arguments.double("baseline", 15), arguments.int("burst", 50_000)))
+        @Option(help: "Simulated walkers.") var walkers = 10_000
+        @Option(help: "Measured window (s).") var window: Double = 150
+        @Option(help: "Seconds of the plain-subscriber baseline.") var baseline: Double = 20
+        @Option(help: "Messages in the raw burst baseline.") var burst = 100_000
+        @OptionGroup var load: LoadOptions
+
+        func run() async throws {
+            Cleanup.install()
+            let raw = try await LoadRun.execute(plan: load.plan(walkers: walkers, window: window), baseline: (baseline, burst))
             let e = Evaluation(raw)
             Report.main(raw, e)
+            print(e.clean ? "none missed, none duplicated, no fix lost" : "FAILED: missed, duplicated or lost (see above)")
+            if !e.clean { throw ExitCode.failure }
+        }
+    }
+
+    struct Sweep: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "One run per walker count, to find the knee.")
+
+        @Option(help: "Walker counts, comma-separated.", transform: Sweep.counts)
+        var walkers: [Int] = [5_000, 10_000, 15_000, 20_000]
+        @Option(help: "Measured window (s).") var window: Double = 90
+        @Option(help: "Seconds of the plain-subscriber baseline.") var baseline: Double = 15
+        @Option(help: "Messages in the raw burst baseline.") var burst = 50_000
+        @OptionGroup var load: LoadOptions
+
+        static func counts(_ text: String) throws -> [Int] {
+            try text.split(separator: ",").map { word in
+                guard let count = Int(word), count > 0 else { throw ValidationError("not a walker count: '\(word)'") }
+                return count
+            }
+        }
+
+        func run() async throws {
+            Cleanup.install()
+            var lines: [String] = []
+            for walkers in walkers {
+                let raw = try await LoadRun.execute(plan: load.plan(walkers: walkers, window: window),
+                                                    baseline: (baseline, burst))
+                let e = Evaluation(raw)
+                Report.main(raw, e)
+                lines.append(Self.row(walkers: walkers, raw, e))
+                print("| walkers | fixes/s offered | fixes/s stored | alert latency p50 / p99 / max | missed / dup | false alarms | top CPU (of one core) | verdict |")
+                print("|---|---|---|---|---|---|---|---|")
+                lines.forEach { print($0) }
+            }
+        }
+
+        static func row(walkers: Int, _ raw: LoadRun.Raw, _ e: Evaluation) -> String {
             let s = e.toAlert.sorted()
             let window = raw.windowEnd.at - raw.windowStart.at
             let busiest = raw.processes.map { p -> (String, Double) in
                 let key = p.name.hasPrefix("e2e-load-bench") ? "bench" : p.name
                 return (p.name, 100 * ((raw.windowEnd.cpu[key] ?? 0) - (raw.windowStart.cpu[key] ?? 0)) / window)
             }.sorted { $0.1 > $1.1 }.prefix(3).map { "\($0.0) " + f("%.0f%%", $0.1) }.joined(separator: ", ")
-            lines.append(String(format: "| %d | %.0f | %.0f | %.0f / %.0f / %.0f ms | %d / %d | %d | ", walkers,
-                                e.offeredPerSecond, e.ingestedPerSecond, Stats.percentile(s, 50) * 1000,
-                                Stats.percentile(s, 99) * 1000, (s.last ?? .nan) * 1000, e.missed, e.duplicated, e.falseAlarms)
-                         + "\(busiest) | \(verdict(e, s)) |")
-            print("| walkers | fixes/s offered | fixes/s stored | alert latency p50 / p99 / max | missed / dup | false alarms | top CPU (of one core) | verdict |")
-            print("|---|---|---|---|---|---|---|---|")
-            lines.forEach { print($0) }
+            return String(format: "| %d | %.0f | %.0f | %.0f / %.0f / %.0f ms | %d / %d | %d | ", walkers,
+                          e.offeredPerSecond, e.ingestedPerSecond, Stats.percentile(s, 50) * 1000,
+                          Stats.percentile(s, 99) * 1000, (s.last ?? .nan) * 1000, e.missed, e.duplicated, e.falseAlarms)
+                + "\(busiest) | \(verdict(e, s)) |"
         }
-        exit(0)
-    case "faults":
-        let quick = arguments.flag("quick")
-        var cases = quick ? [Faults.quick] : Faults.all(window: 90)
-        if let only = arguments.values["only"] {
-            let names = Set(only.split(separator: ",").map(String.init))
-            cases = Faults.all(window: 90).filter { names.contains($0.name) } + (names.contains("quick") ? [Faults.quick] : [])
+
+        /// Whether this load is carried: nothing missed, duplicated or lost, no false alarm, p99 < 1 s.
+        static func verdict(_ e: Evaluation, _ sortedAlertLatency: [Double]) -> String {
+            var problems: [String] = []
+            if !e.clean { problems.append("loss/dup") }
+            if e.falseAlarms > 0 { problems.append("\(e.falseAlarms) false alarms") }
+            if !(Stats.percentile(sortedAlertLatency, 99) < 1) { problems.append("p99 ≥ 1 s") }
+            return problems.isEmpty ? "carried" : problems.joined(separator: ", ")
         }
-        let started = epochNow()
-        let rows = try await Faults.run(cases: cases, plan: faultPlan(quick: quick))
-        Faults.printTable(rows)
-        let clean = rows.allSatisfy(\.evaluation.clean)
-        print(String(format: "faults: %d case(s) in %.0f s: ", rows.count, epochNow() - started)
-              + (clean ? "every due escalation delivered exactly once, no acknowledged fix lost" : "FAILED"))
-        exit(clean ? 0 : 1)
-    default:
-        print("usage: e2e-load-bench run|sweep|faults [--walkers N[,N...]] [--window S] [--quick] [--only NAME]")
-        exit(2)
     }
-} catch {
-    print("benchmark failed: \(error)")
-    exit(1)
+}
+
+extension Faults {
+    /// `e2e-load-bench faults`: each fault case in a fresh stack.
+    struct Command: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "faults", abstract: "Fault injection: every due escalation delivered exactly once?")
+
+        @Flag(help: "The CI set in one short run (broker restart, SIGKILL watchdog, SIGKILL notifier).") var quick = false
+        @Option(help: "Only these cases, comma-separated (\(Faults.names.joined(separator: ", "))).") var only: String?
+        @Option(help: "Measured window (s; default 45 with --quick, else 90).") var window: Double?
+        @Option(help: "Simulated walkers (default 300 with --quick, else 600).") var walkers: Int?
+        @Option(help: "Walkers who go silent (default: a third).") var silent: Int?
+        @Option(help: "MQTT connections the simulated phones share.") var connections = 4
+        @Option(help: "Seconds after the window for due deliveries to arrive.") var drain: Double = 120
+
+        func validate() throws {
+            let unknown = selected.names.subtracting(Faults.names)
+            if !unknown.isEmpty { throw ValidationError("unknown fault case(s): \(unknown.sorted().joined(separator: ", "))") }
+        }
+
+        private var selected: (names: Set<String>, cases: [Faults.Case]) {
+            guard let only else { return ([], quick ? [Faults.quick] : Faults.all(window: 90)) }
+            let names = Set(only.split(separator: ",").map(String.init))
+            return (names, Faults.all(window: 90).filter { names.contains($0.name) } + (names.contains("quick") ? [Faults.quick] : []))
+        }
+
+        var plan: LoadPlan {
+            let thresholds = quick ? Thresholds(checkIn: 5, noReply: 10, noMovement: 60)
+                                   : Thresholds(checkIn: 10, noReply: 15, noMovement: 60)
+            let window = window ?? (quick ? 45 : 90)
+            let walkers = walkers ?? (quick ? 300 : 600)
+            return LoadPlan(walkers: walkers, silent: silent ?? walkers / 3, connections: connections,
+                            ramp: thresholds.checkIn, window: window, silenceStart: 3,
+                            silenceSpan: window - thresholds.checkIn - thresholds.noReply - 5, drain: drain,
+                            thresholds: thresholds)
+        }
+
+        func run() async throws {
+            Cleanup.install()
+            let started = epochNow()
+            let rows = try await Faults.run(cases: selected.cases, plan: plan)
+            Faults.printTable(rows)
+            let clean = rows.allSatisfy(\.evaluation.clean)
+            print(String(format: "faults: %d case(s) in %.0f s: ", rows.count, epochNow() - started)
+                  + (clean ? "every due escalation delivered exactly once, no acknowledged fix lost" : "FAILED"))
+            if !clean { throw ExitCode.failure }
+        }
+    }
+
+    /// Every case name `--only` accepts.
+    static var names: Set<String> { Set(all(window: 90).map(\.name) + [quick.name]) }
 }

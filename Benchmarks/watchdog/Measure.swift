@@ -39,29 +39,6 @@ enum Measure {
     static func mb(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
 }
 
-/// `--name value` arguments with defaults.
-struct Arguments {
-    let values: [String: String]
-
-    init(_ arguments: [String]) {
-        var values: [String: String] = [:]
-        var index = 0
-        while index < arguments.count {
-            if arguments[index].hasPrefix("--"), index + 1 < arguments.count {
-                values[String(arguments[index].dropFirst(2))] = arguments[index + 1]
-                index += 2
-            } else {
-                index += 1
-            }
-        }
-        self.values = values
-    }
-
-    func int(_ name: String, _ fallback: Int) -> Int { values[name].flatMap(Int.init) ?? fallback }
-    func double(_ name: String, _ fallback: Double) -> Double { values[name].flatMap(Double.init) ?? fallback }
-}
-
-
 /// Samples appended from many tasks (a `Mutex` cannot be captured by value, so it lives here).
 final class Samples: Sendable {
     private let values = Mutex<[Double]>([])

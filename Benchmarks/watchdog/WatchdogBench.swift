@@ -1,27 +1,42 @@
-import Foundation
+import ArgumentParser
 
-// `swift run -c release watchdog-bench inprocess --watches 1000000 --events 2000000`
-// `swift run -c release watchdog-bench broker --walkers 100000 --window 10 --lead 8`
-// Results and the commands used: RESULTS.md beside this file.
+/// `swift run -c release watchdog-bench inprocess --watches 1000000 --events 2000000`
+/// `swift run -c release watchdog-bench broker --walkers 100000 --window 10 --lead 8`
+/// Results and the commands used: RESULTS.md beside this file. An unknown or misspelt option is
+/// an error (exit 64), never a silent default.
+@main
+struct WatchdogBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watchdog-bench",
+        abstract: "The watchdog in process (1,000,000 watches) and through a real Mosquitto.",
+        subcommands: [InProcess.self, Broker.self],
+        defaultSubcommand: InProcess.self)
 
-let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
-let mode = CommandLine.arguments.dropFirst().first ?? "inprocess"
+    struct InProcess: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "inprocess",
+            abstract: "Memory per watch, events/s beside the bare machine, restore time beside a raw row scan.")
 
-do {
-    switch mode {
-    case "inprocess":
-        try await InProcessBench.run(watches: arguments.int("watches", 1_000_000), events: arguments.int("events", 2_000_000))
-        exit(0)
-    case "broker":
-        let ok = try await BrokerBench.run(walkers: arguments.int("walkers", 100_000), window: arguments.double("window", 10),
-                                           lead: arguments.double("lead", 8))
-        print(ok ? "none missed, none duplicated" : "FAILED: missed, duplicated or unsent escalations (see above)")
-        exit(ok ? 0 : 1)
-    default:
-        print("usage: watchdog-bench inprocess [--watches N] [--events N] | broker [--walkers N] [--window S] [--lead S]")
-        exit(2)
+        @Option(help: "Active watches.") var watches = 1_000_000
+        @Option(help: "Events sent to random walkers.") var events = 2_000_000
+
+        func run() async throws {
+            try await InProcessBench.run(watches: watches, events: events)
+        }
     }
-} catch {
-    print("benchmark failed: \(error)")
-    exit(1)
+
+    struct Broker: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Deadline → PUBACK lateness of escalations beside an ideal scheduler, through Mosquitto.")
+
+        @Option(help: "Walkers whose deadlines all fall inside the window.") var walkers = 100_000
+        @Option(help: "Seconds over which the deadlines are spread.") var window: Double = 10
+        @Option(help: "Seconds between setting up the walks and the first deadline.") var lead: Double = 8
+
+        func run() async throws {
+            let ok = try await BrokerBench.run(walkers: walkers, window: window, lead: lead)
+            print(ok ? "none missed, none duplicated" : "FAILED: missed, duplicated or unsent escalations (see above)")
+            if !ok { throw ExitCode.failure }
+        }
+    }
 }
