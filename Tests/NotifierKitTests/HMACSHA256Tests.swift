@@ -1,8 +1,9 @@
 import NotifierKit
 import Testing
 
-/// FIPS 180-4 example digests and RFC 4231's HMAC-SHA256 test cases.
-@Suite("SHA-256 and HMAC-SHA256 against published vectors")
+/// RFC 4231's HMAC-SHA256 test cases (case 5 tests truncated output, which webhooks do not use),
+/// so that the signature webhooks carry stays the standard one whatever computes it.
+@Suite("HMAC-SHA256 against RFC 4231's vectors")
 struct HMACSHA256Tests {
     func bytes(_ hex: String) -> [UInt8] {
         var out: [UInt8] = []
@@ -13,15 +14,6 @@ struct HMACSHA256Tests {
             index = next
         }
         return out
-    }
-
-    @Test func sha256OfAbcAndEmptyAndTwoBlocks() {
-        #expect(HMACSHA256.hex(SHA256.hash(Array("abc".utf8)))
-                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(HMACSHA256.hex(SHA256.hash([]))
-                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(HMACSHA256.hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
-                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 
     @Test func rfc4231Case1() {
