@@ -61,7 +61,7 @@ import TestSupport
             fake.script(.hang)
             try await bus.publish(Fixture.reply("alice", "hello?"))
             await fake.waitForRequests(1)
-            clock.advance(by: .seconds(4))
+            await clock.advance(by: .seconds(4))
             #expect(try Fixture.chat(try #require(await chat.first(1).first)).text == CompanionText.fallbacks[0])
             #expect(service.stats.modelFailures == ["timed_out": 1])
         }

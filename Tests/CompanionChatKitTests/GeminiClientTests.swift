@@ -72,7 +72,7 @@ import TestSupport
             async let result = h.reply()
             await h.clock.waitForSleeper(until: h.instant(.seconds(1)))
             #expect(h.fake.requests.count == 1)  // waiting, not yet retried
-            h.clock.advance(by: .seconds(1))
+            await h.clock.advance(by: .seconds(1))
             #expect(await result == .success("Still here with you."))
             #expect(h.fake.requests.count == 2)
         }
@@ -94,7 +94,7 @@ import TestSupport
             h.fake.script(.hang)
             async let result = h.reply()
             await h.fake.waitForRequests(1)
-            h.clock.advance(by: .seconds(5))
+            await h.clock.advance(by: .seconds(5))
             #expect(await result == .failure(.timedOut))
             #expect(h.fake.requests.count == 1)
         }
@@ -105,9 +105,9 @@ import TestSupport
             h.fake.script(.rateLimited(retryAfter: "3", retryInfo: nil), .answer("Okay, I'm back."))
             async let result = h.reply()
             await h.clock.waitForSleeper(until: h.instant(.seconds(3)))
-            h.clock.advance(by: .seconds(2))
+            await h.clock.advance(by: .seconds(2))
             #expect(h.fake.requests.count == 1)  // 2 s in: still honouring the 3 s
-            h.clock.advance(by: .seconds(1))
+            await h.clock.advance(by: .seconds(1))
             #expect(await result == .success("Okay, I'm back."))
             #expect(h.fake.requests.count == 2)
         }
@@ -118,7 +118,7 @@ import TestSupport
             h.fake.script(.rateLimited(retryAfter: nil, retryInfo: "2s"), .answer("Back again."))
             async let result = h.reply()
             await h.clock.waitForSleeper(until: h.instant(.seconds(2)))
-            h.clock.advance(by: .seconds(2))
+            await h.clock.advance(by: .seconds(2))
             #expect(await result == .success("Back again."))
         }
     }

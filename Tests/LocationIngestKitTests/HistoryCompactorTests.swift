@@ -23,14 +23,14 @@ import Testing
         var results = compacted.makeAsyncIterator()
 
         await clock.waitForSleeper()
-        clock.advance(by: .seconds(2))  // nothing appended since it started: quiet
+        await clock.advance(by: .seconds(2))  // nothing appended since it started: quiet
         #expect(await results.next() == 5)
         await clock.waitForSleeper()
         try await store.save(history: rows(5..<8), tracks: [:])
-        clock.advance(by: .seconds(2))  // appends during this interval: still busy
+        await clock.advance(by: .seconds(2))  // appends during this interval: still busy
         await clock.waitForSleeper()
         #expect(store.pendingLogRows == 3)
-        clock.advance(by: .seconds(2))
+        await clock.advance(by: .seconds(2))
         #expect(await results.next() == 3)
         #expect(store.pendingLogRows == 0)
         #expect(try store.history(of: Fixtures.alice).count == 8)

@@ -24,7 +24,7 @@ import Testing
         let (pruned, prunes) = AsyncStream.makeStream(of: Int.self)
         let pruner = HistoryPruner(
             store: store, retention: 30 * day, interval: .seconds(day / 2), clock: clock,
-            now: { start + Double(clock.now.offset.components.seconds) },
+            now: { start + Double(clock.elapsed.components.seconds) },
             logger: Logger(label: "test"), onPrune: { prunes.yield($0) })
         let task = Task { try await pruner.run() }
         var results = pruned.makeAsyncIterator()
@@ -32,10 +32,10 @@ import Testing
         #expect(await results.next() == 1)
         #expect(try store.historyCount() == 2)
         await clock.waitForSleeper()
-        clock.advance(by: .seconds(day / 2))  // now 29.5 + 0.5 = 30 days: not yet older than 30
+        await clock.advance(by: .seconds(day / 2))  // now 29.5 + 0.5 = 30 days: not yet older than 30
         #expect(await results.next() == 0)
         await clock.waitForSleeper()
-        clock.advance(by: .seconds(day / 2))  // 30.5 and 30 days old: the first goes
+        await clock.advance(by: .seconds(day / 2))  // 30.5 and 30 days old: the first goes
         #expect(await results.next() == 1)
         #expect(try store.historyCount() == 1)
         task.cancel()

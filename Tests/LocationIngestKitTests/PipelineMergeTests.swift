@@ -43,13 +43,13 @@ import Testing
         await clock.waitForSleeper()
         mailbox.offer([2])
         mailbox.offer([3])
-        clock.advance(by: .milliseconds(499))
+        await clock.advance(by: .milliseconds(499))
         mailbox.offer([4])
-        clock.advance(by: .milliseconds(1))
+        await clock.advance(by: .milliseconds(1))
         #expect(await seen.next() == [2, 3, 4], "one call for everything offered during the rest")
         mailbox.finish()
         await clock.waitForSleeper()
-        clock.advance(by: .milliseconds(500))
+        await clock.advance(by: .milliseconds(500))
         #expect(await seen.next() == nil)
         await consumer.value
     }

@@ -1,37 +1,14 @@
 import Foundation
 import SafeWalkCore
 import SafeWalkMQTT
-import Synchronization
 import Testing
 import TestSupport
 @testable import SafeWalkCLI
 
-/// A clock the test moves by hand: `sleep` suspends until `advance` passes its deadline.
-final class ManualClock: SimulationClock {
-    private struct Sleeper { var deadline: Double; var continuation: CheckedContinuation<Void, Never> }
-    private let state: Mutex<(now: Double, sleepers: [Sleeper])>
+/// The shared epoch-seconds test clock, as the simulation's clock.
+typealias ManualClock = EpochClock
 
-    init(now: Double) { state = Mutex((now, [])) }
-
-    func now() -> EpochSeconds { state.withLock { $0.now } }
-
-    func sleep(seconds: Double) async throws {
-        await withCheckedContinuation { continuation in
-            state.withLock { $0.sleepers.append(Sleeper(deadline: $0.now + seconds, continuation: continuation)) }
-        }
-    }
-
-    func advance(by seconds: Double) {
-        let due = state.withLock { state in
-            state.now += seconds
-            let now = state.now
-            let due = state.sleepers.filter { $0.deadline <= now }
-            state.sleepers.removeAll { $0.deadline <= now }
-            return due
-        }
-        for sleeper in due { sleeper.continuation.resume() }
-    }
-}
+extension EpochClock: SimulationClock {}
 
 /// The simulation's events as an async sequence the test can wait on.
 final class EventLog: Sendable {

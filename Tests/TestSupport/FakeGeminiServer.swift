@@ -122,17 +122,7 @@ final class FakeGeminiState: Sendable {
     }
 
     func waitForRequests(_ count: Int) async {
-        let id = inner.withLock { $0.waiters.makeID() }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = inner.withLock { inner in
-                    inner.requests.count >= count || !inner.waiters.park(id, until: count, continuation)
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            inner.withLock { $0.waiters.cancel(id) }?.resume()
-        }
+        await inner.wait(until: count, parkedIn: \.waiters) { $0.requests.count >= count }
     }
 
     /// Records the request and decides the reply, as Google would: path and key first.

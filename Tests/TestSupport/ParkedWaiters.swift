@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Continuations parked until a condition holds, kept inside their owner's lock. Cancellation
 /// releases a waiter too, so a test guarded by `withTimeout` fails instead of hanging when the
 /// awaited event never comes.
@@ -34,5 +36,27 @@ public struct ParkedWaiters<Condition> {
         let due = parked.filter { holds($0.value.condition) }
         for id in due.keys { parked.removeValue(forKey: id) }
         return due.values.map(\.continuation)
+    }
+}
+
+extension Mutex {
+    /// Returns once `holds` is true of the guarded value (at once if it already is). Until then
+    /// the task is parked in the `ParkedWaiters` at `waiters`, which the owner releases with
+    /// `release(where:)` whenever the value changes; cancellation resumes it too.
+    public func wait<Condition: Sendable>(
+        until condition: Condition, parkedIn waiters: WritableKeyPath<Value, ParkedWaiters<Condition>> & Sendable,
+        holds: (Value) -> Bool
+    ) async {
+        let id = withLock { $0[keyPath: waiters].makeID() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = withLock { value in
+                    holds(value) || !value[keyPath: waiters].park(id, until: condition, continuation)
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            withLock { $0[keyPath: waiters].cancel(id) }?.resume()
+        }
     }
 }

@@ -37,17 +37,7 @@ final class ScriptedModel: ChatModel {
     var calls: [[ChatTurn]] { state.withLock { $0.calls } }
 
     func waitForCalls(_ count: Int) async {
-        let id = state.withLock { $0.callWaiters.makeID() }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state in
-                    state.calls.count >= count || !state.callWaiters.park(id, until: count, continuation)
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.callWaiters.cancel(id) }?.resume()
-        }
+        await state.wait(until: count, parkedIn: \.callWaiters) { $0.calls.count >= count }
     }
 
     func reply(to conversation: [ChatTurn]) async throws(ChatModelError) -> String {
