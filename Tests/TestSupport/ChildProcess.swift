@@ -1,6 +1,12 @@
 import Foundation
+import Subprocess
 #if canImport(Glibc)
 import Glibc
+#endif
+#if canImport(System)
+import System
+#else
+import SystemPackage
 #endif
 
 /// A child process started with posix_spawn and a clean signal state.
@@ -81,23 +87,27 @@ public final class ChildProcess: Sendable {
 }
 
 extension ChildProcess {
-    /// Runs a short command to completion (posix_spawn, not Foundation's `Process`, whose
-    /// process monitoring corrupted memory when tests spawned commands concurrently) and returns
-    /// its exit status and output.
+    /// Runs a short command to completion with swift-subprocess and returns its exit status and
+    /// output (stdout and stderr together; a signal reports 128 + its number, as a shell does).
+    /// swift-subprocess starts children as `init` does, with an empty signal mask and every
+    /// signal at its default (`ChildSignalStateTests` checks both); it cannot replace `init`,
+    /// because a child it starts lives only as long as a closure, and brokers and services here
+    /// outlive the call that starts them.
     @discardableResult
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
                            in directory: URL? = nil, within seconds: Double = 30) async throws -> (status: Int32, output: String) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("cmd-\(UUID().uuidString.prefix(8)).log")
-        defer { try? FileManager.default.removeItem(at: log) }
-        var arguments = arguments
-        var path = executable.path
-        if let directory {
-            // posix_spawn has no working-directory action on every libc: let a shell cd first.
-            arguments = ["-c", "cd \"$0\" && exec \"$@\"", directory.path, executable.path] + arguments
-            path = "/bin/sh"
+        try await withTimeout(seconds, "\(executable.lastPathComponent) to exit") {
+            let result = try await Subprocess.run(
+                .path(FilePath(executable.path)), arguments: Arguments(arguments),
+                environment: environment.map { .custom(Dictionary(uniqueKeysWithValues: $0.map { (.init(stringLiteral: $0.key), $0.value) })) }
+                    ?? .inherit,
+                workingDirectory: directory.map { FilePath($0.path) },
+                output: .string(limit: 16 << 20), error: .combinedWithOutput)
+            let status: Int32 = switch result.terminationStatus {
+            case .exited(let code): code
+            case .signaled(let signal): 128 + signal
+            }
+            return (status, result.standardOutput)
         }
-        let process = try ChildProcess(path, arguments, environment: environment, logFile: log)
-        let status = try await process.waitForExit(within: seconds)
-        return (status, process.output)
     }
 }
