@@ -8,7 +8,8 @@ import TestSupport
 /// shortened by configuration so a story takes seconds, never by sleeping through them.
 final class Stack: Sendable {
     static let services: [ServiceName] = [.locationIngest, .watchdog, .companionChat, .notifier, .contactsStore]
-    static let walkers = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
+    static let walkers = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi",
+                          "ivan", "judy", "kate", "liam", "mia", "noah"]
 
     static var passwords: [String: String] {
         var all = ["operator": "pw-operator"]
@@ -20,7 +21,7 @@ final class Stack: Sendable {
     /// Story-length thresholds (seconds).
     static let thresholds = [
         "SAFEWALK_CHECKIN_INTERVAL": "1", "SAFEWALK_NO_REPLY_AFTER": "2", "SAFEWALK_NO_MOVEMENT_AFTER": "3",
-        "SAFEWALK_OFFLINE_GRACE": "1", "SAFEWALK_MOVEMENT_METERS": "5",
+        "SAFEWALK_OFFLINE_GRACE": "1", "SAFEWALK_MOVEMENT_METERS": "5", "SAFEWALK_HOLD_HEARTBEAT": "1",
     ]
 
     let broker: MosquittoBroker

@@ -1,0 +1,145 @@
+import Foundation
+import SafeWalkCore
+import SafeWalkMQTT
+import Synchronization
+import Testing
+import TestSupport
+
+/// Hold-to-release, PINs and duress across the five real executables on the secured broker
+/// (hold heartbeat shortened to 1 s, so two missed heartbeats are 2 s).
+@Suite("End to end: hold-to-release, PINs and duress", .serialized)
+struct HoldAndPINStoryTests {
+    /// Sends `action` until its answer arrives, as a device does.
+    func perform(_ action: Action, by walker: Walker, answers: MQTTSubscription) async throws -> ActionResult {
+        try await walker.phone.publish(walker.topic(.action), payload: SafeWalkJSON.encode(action))
+        return try #require(try await answers.decoded(ActionResult.self, where: { $0.id == action.id }).first)
+    }
+
+    @Test func releasingTheHeldButtonRaisesThePanicWithTheNote() async throws {
+        let world = try await StoryWorld.start()
+        let kate = try await Walker("kate", on: world.stack)
+        let escalations = try await world.watch("kate", .escalation)
+        let answers = try await kate.phone.subscribe(kate.topic(.actionResult), qos: .atLeastOnce)
+        let hold = Action(id: "h1", kind: .hold(.amber), note: "Parking garage, level 3")
+        #expect(try await perform(hold, by: kate, answers: answers).ok)
+        #expect(try await perform(Action(id: "h2", kind: .holding), by: kate, answers: answers).ok)
+        #expect(try await perform(Action(id: "h3", kind: .release), by: kate, answers: answers).ok)
+        let panic = try #require(try await escalations.decoded(EscalationEvent.self).first)
+        #expect(panic.reason == .panic && panic.level == .amber && panic.note == "Parking garage, level 3")
+        await kate.leave(); await world.stop()
+    }
+
+    @Test func aHoldWhoseConnectionIsCutRaisesThePanicThroughTheLastWill() async throws {
+        let world = try await StoryWorld.start()
+        let liam = try await Walker("liam", on: world.stack)
+        let escalations = try await world.watch("liam", .escalation)
+        let answers = try await liam.phone.subscribe(liam.topic(.actionResult), qos: .atLeastOnce)
+        // The app's presence connection, with the Last Will, that dies without a goodbye.
+        let presence = try ChildProcess(
+            "/usr/bin/env",
+            ["mosquitto_sub", "-h", "127.0.0.1", "-p", "\(world.stack.broker.port)", "-i", "liam-app",
+             "-u", "liam", "-P", Stack.passwords["liam"]!, "-t", "safewalk/liam/status",
+             "--will-topic", "safewalk/liam/presence", "--will-payload", "offline", "--will-retain", "--will-qos", "1"],
+            logFile: FileManager.default.temporaryDirectory.appendingPathComponent("liam-app-\(UUID()).log"))
+        try await Task.sleep(for: .milliseconds(500))  // connected (a status arrives only on change)
+        #expect(try await perform(Action(id: "h1", kind: .hold(.red)), by: liam, answers: answers).ok)
+        presence.signal(SIGKILL)  // the phone is knocked away: TCP dies, the broker sends the will
+        let panic = try #require(try await escalations.decoded(EscalationEvent.self, within: 10).first)
+        #expect(panic.reason == .panic && panic.level == .red)
+        _ = try? await presence.waitForExit(within: 5)
+        await liam.leave(); await world.stop()
+    }
+
+    @Test func heartbeatsThatStopRaiseThePanic() async throws {
+        let world = try await StoryWorld.start()
+        let mia = try await Walker("mia", on: world.stack)
+        let escalations = try await world.watch("mia", .escalation)
+        let answers = try await mia.phone.subscribe(mia.topic(.actionResult), qos: .atLeastOnce)
+        let held = Date()
+        #expect(try await perform(Action(id: "h1", kind: .hold(.red)), by: mia, answers: answers).ok)
+        let panic = try #require(try await escalations.decoded(EscalationEvent.self, within: 10).first)
+        #expect(panic.reason == .panic && panic.level == .red)
+        #expect(Date().timeIntervalSince(held) >= 2, "two missed 1 s heartbeats, not sooner")
+        await mia.leave(); await world.stop()
+    }
+
+    /// Two walkers in the same incident, each with a cancel and a duress PIN and a phone contact.
+    /// One ends it with the cancel PIN, the other with the duress PIN. Their phones see the same
+    /// thing, byte for byte (times and ids aside), about as quickly; the duress walker's contact
+    /// gets a second, red text.
+    @Test func aDuressPINLooksLikeACancelOnThePhoneAndTurnsRedForContacts() async throws {
+        let world = try await StoryWorld.start()
+        var phones: [String: Walker] = [:]
+        var seen: [String: MQTTSubscription] = [:]
+        var answers: [String: MQTTSubscription] = [:]
+        let escalations = try await world.stack.observer.subscribe("safewalk/+/escalation", qos: .atLeastOnce)
+        for (name, number) in [("noah", "512-555-0111"), ("judy", "512-555-0112")] {
+            let walker = try await Walker(name, on: world.stack)
+            phones[name] = walker
+            _ = try await world.addContacts([("Sam", number)], for: walker)
+            answers[name] = try await walker.phone.subscribe(walker.topic(.actionResult), qos: .atLeastOnce)
+            let pins = Action(id: "pins", kind: .setPins(PINChange(cancel: PIN("2468")!, duress: PIN("1357")!)))
+            #expect(try await perform(pins, by: walker, answers: answers[name]!).ok)
+            #expect(try await perform(Action(id: "start", kind: .start), by: walker, answers: answers[name]!).ok)
+        }
+        // Both stay silent: noReply after 2 s. Without a PIN the incident cannot be ended.
+        #expect(try await escalations.decoded(EscalationEvent.self, count: 2).allSatisfy { $0.reason == .noReply })
+        let noPIN = try await perform(Action(id: "try", kind: .imSafe), by: phones["noah"]!, answers: answers["noah"]!)
+        #expect(noPIN.error == .pinRequired)
+        for (name, walker) in phones {
+            seen[name] = try await walker.phone.subscribe("safewalk/\(name)/#", qos: .atLeastOnce)
+        }
+        let cancelled = try await timed {
+            try await perform(Action(id: "end", kind: .imSafe, pin: PIN("2468")), by: phones["noah"]!,
+                              answers: answers["noah"]!)
+        }
+        let coerced = try await timed {
+            try await perform(Action(id: "end", kind: .imSafe, pin: PIN("1357")), by: phones["judy"]!,
+                              answers: answers["judy"]!)
+        }
+        #expect(cancelled.value == coerced.value)
+        #expect(abs(cancelled.seconds - coerced.seconds) < 0.25, "cancel \(cancelled.seconds) s, duress \(coerced.seconds) s")
+        let duress = try #require(try await escalations.decoded(EscalationEvent.self).first)
+        #expect(duress.walker.rawValue == "judy" && duress.duress && duress.level == .red)
+        // Contacts: Sam is texted for noReply, and again (red) for the duress.
+        try await eventually("the duress text reaches judy's contact", within: 20) {
+            (try? await world.gateway.stats().accepted["+15125550112"]) == 2
+        }
+        #expect(try await world.gateway.stats().accepted["+15125550111"] == 1)
+        // What each phone could read since: the same, with ids and times masked.
+        try await Task.sleep(for: .seconds(2))  // a check-in and its status, both walkers alike
+        func view(_ name: String) async -> [String] {
+            await seen[name]!.drain()
+                .filter { !$0.topic.hasSuffix("/action") && !$0.topic.hasSuffix("/presence") }
+                .map { "\($0.topic.replacingOccurrences(of: name, with: "W")) \(Masked.text($0.payload))" }
+                .sorted()
+        }
+        let noahSaw = await view("noah")
+        let judySaw = await view("judy")
+        #expect(!noahSaw.isEmpty)
+        #expect(noahSaw == judySaw)
+        #expect(!judySaw.contains { $0.contains("duress") || $0.contains("SafeWalk URGENT") })
+        for walker in phones.values { await walker.leave() }
+        await world.stop()
+    }
+
+    func timed<T: Sendable>(_ work: () async throws -> T) async throws -> (value: T, seconds: Double) {
+        let start = ContinuousClock.now
+        let value = try await work()
+        let elapsed = (ContinuousClock.now - start).components
+        return (value, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+    }
+}
+
+/// Payload text with what legitimately differs between two walkers masked: ids, times, names.
+enum Masked {
+    static func text(_ payload: Data) -> String {
+        var text = String(decoding: payload, as: UTF8.self)
+        for (pattern, mask) in [
+            (#""(id|since|at|tst|replyBy|nextCheckInAt)":"?[0-9a-fA-F.:-]+"?"#, #""$1":_"#),
+        ] {
+            text = text.replacingOccurrences(of: pattern, with: mask, options: .regularExpression)
+        }
+        return text
+    }
+}
