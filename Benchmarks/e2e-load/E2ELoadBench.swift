@@ -21,7 +21,9 @@ struct E2ELoadBench: AsyncParsableCommand {
 /// Thresholds and load shape shared by `run` and `sweep`.
 struct LoadOptions: ParsableArguments {
     @Option(name: .customLong("checkin"), help: "SAFEWALK_CHECKIN_INTERVAL (s).") var checkIn: Double = 30
-    @Option(help: "SAFEWALK_NO_REPLY_AFTER (s).") var noReply: Double = 20
+    /// 50 s: since issue 15 silence is counted from the last answer, so a walker must be prompted
+    /// (every 30 s) before it runs out; 50 s keeps the old 30 + 20 s from last answer to escalation.
+    @Option(help: "SAFEWALK_NO_REPLY_AFTER (s), counted from the last answer; above --checkin.") var noReply: Double = 50
     @Option(help: "SAFEWALK_NO_MOVEMENT_AFTER (s).") var noMovement: Double = 90
     @Option(help: "Walkers who go silent (default: a tenth).") var silent: Int?
     @Option(help: "MQTT connections the simulated phones share.") var connections = 20
@@ -29,10 +31,11 @@ struct LoadOptions: ParsableArguments {
 
     func plan(walkers: Int, window: Double) -> LoadPlan {
         let thresholds = Thresholds(checkIn: checkIn, noReply: noReply, noMovement: noMovement)
-        let latest = thresholds.checkIn + thresholds.noReply
-        return LoadPlan(walkers: walkers, silent: silent ?? walkers / 10, connections: connections,
-                        ramp: thresholds.checkIn, window: window, silenceStart: 10,
-                        silenceSpan: max(1, window - latest - 20), drain: drain, thresholds: thresholds)
+        let latest = max(thresholds.checkIn, thresholds.noReply)
+        return LoadPlan(
+            walkers: walkers, silent: silent ?? walkers / 10, connections: connections,
+            ramp: thresholds.checkIn, window: window, silenceStart: 10,
+            silenceSpan: max(1, window - latest - 20), drain: drain, thresholds: thresholds)
     }
 }
 
@@ -48,10 +51,13 @@ extension E2ELoadBench {
 
         func run() async throws {
             Cleanup.install()
-            let raw = try await LoadRun.execute(plan: load.plan(walkers: walkers, window: window), baseline: (baseline, burst))
+            let raw = try await LoadRun.execute(
+                plan: load.plan(walkers: walkers, window: window), baseline: (baseline, burst))
             let e = Evaluation(raw)
             Report.main(raw, e)
-            print(e.clean ? "none missed, none duplicated, no fix lost" : "FAILED: missed, duplicated or lost (see above)")
+            print(
+                e.clean ? "none missed, none duplicated, no fix lost" : "FAILED: missed, duplicated or lost (see above)"
+            )
             if !e.clean { throw ExitCode.failure }
         }
     }
@@ -77,12 +83,15 @@ extension E2ELoadBench {
             Cleanup.install()
             var lines: [String] = []
             for walkers in walkers {
-                let raw = try await LoadRun.execute(plan: load.plan(walkers: walkers, window: window),
-                                                    baseline: (baseline, burst))
+                let raw = try await LoadRun.execute(
+                    plan: load.plan(walkers: walkers, window: window),
+                    baseline: (baseline, burst))
                 let e = Evaluation(raw)
                 Report.main(raw, e)
                 lines.append(Self.row(walkers: walkers, raw, e))
-                print("| walkers | fixes/s offered | fixes/s stored | alert latency p50 / p99 / max | missed / dup | false alarms | top CPU (of one core) | verdict |")
+                print(
+                    "| walkers | fixes/s offered | fixes/s stored | alert latency p50 / p99 / max | missed / dup | false alarms | top CPU (of one core) | verdict |"
+                )
                 print("|---|---|---|---|---|---|---|---|")
                 lines.forEach { print($0) }
             }
@@ -95,9 +104,10 @@ extension E2ELoadBench {
                 let key = p.name.hasPrefix("e2e-load-bench") ? "bench" : p.name
                 return (p.name, 100 * ((raw.windowEnd.cpu[key] ?? 0) - (raw.windowStart.cpu[key] ?? 0)) / window)
             }.sorted { $0.1 > $1.1 }.prefix(3).map { "\($0.0) " + f("%.0f%%", $0.1) }.joined(separator: ", ")
-            return String(format: "| %d | %.0f | %.0f | %.0f / %.0f / %.0f ms | %d / %d | %d | ", walkers,
-                          e.offeredPerSecond, e.ingestedPerSecond, Stats.percentile(s, 50) * 1000,
-                          Stats.percentile(s, 99) * 1000, (s.last ?? .nan) * 1000, e.missed, e.duplicated, e.falseAlarms)
+            return String(
+                format: "| %d | %.0f | %.0f | %.0f / %.0f / %.0f ms | %d / %d | %d | ", walkers,
+                e.offeredPerSecond, e.ingestedPerSecond, Stats.percentile(s, 50) * 1000,
+                Stats.percentile(s, 99) * 1000, (s.last ?? .nan) * 1000, e.missed, e.duplicated, e.falseAlarms)
                 + "\(busiest) | \(verdict(e, s)) |"
         }
 
@@ -118,7 +128,8 @@ extension Faults {
         static let configuration = CommandConfiguration(
             commandName: "faults", abstract: "Fault injection: every due escalation delivered exactly once?")
 
-        @Flag(help: "The CI set in one short run (broker restart, SIGKILL watchdog, SIGKILL notifier).") var quick = false
+        @Flag(help: "The CI set in one short run (broker restart, SIGKILL watchdog, SIGKILL notifier).") var quick =
+            false
         @Option(help: "Only these cases, comma-separated (\(Faults.names.joined(separator: ", "))).") var only: String?
         @Option(help: "Measured window (s; default 45 with --quick, else 90).") var window: Double?
         @Option(help: "Simulated walkers (default 300 with --quick, else 600).") var walkers: Int?
@@ -128,24 +139,33 @@ extension Faults {
 
         func validate() throws {
             let unknown = selected.names.subtracting(Faults.names)
-            if !unknown.isEmpty { throw ValidationError("unknown fault case(s): \(unknown.sorted().joined(separator: ", "))") }
+            if !unknown.isEmpty {
+                throw ValidationError("unknown fault case(s): \(unknown.sorted().joined(separator: ", "))")
+            }
         }
 
         private var selected: (names: Set<String>, cases: [Faults.Case]) {
             guard let only else { return ([], quick ? [Faults.quick] : Faults.all(window: 90)) }
             let names = Set(only.split(separator: ",").map(String.init))
-            return (names, Faults.all(window: 90).filter { names.contains($0.name) } + (names.contains("quick") ? [Faults.quick] : []))
+            return (
+                names,
+                Faults.all(window: 90).filter { names.contains($0.name) }
+                    + (names.contains("quick") ? [Faults.quick] : [])
+            )
         }
 
         var plan: LoadPlan {
-            let thresholds = quick ? Thresholds(checkIn: 5, noReply: 10, noMovement: 60)
-                                   : Thresholds(checkIn: 10, noReply: 15, noMovement: 60)
+            let thresholds =
+                quick
+                ? Thresholds(checkIn: 5, noReply: 10, noMovement: 60)
+                : Thresholds(checkIn: 10, noReply: 15, noMovement: 60)
             let window = window ?? (quick ? 45 : 90)
             let walkers = walkers ?? (quick ? 300 : 600)
-            return LoadPlan(walkers: walkers, silent: silent ?? walkers / 3, connections: connections,
-                            ramp: thresholds.checkIn, window: window, silenceStart: 3,
-                            silenceSpan: window - thresholds.checkIn - thresholds.noReply - 5, drain: drain,
-                            thresholds: thresholds)
+            return LoadPlan(
+                walkers: walkers, silent: silent ?? walkers / 3, connections: connections,
+                ramp: thresholds.checkIn, window: window, silenceStart: 3,
+                silenceSpan: window - thresholds.checkIn - thresholds.noReply - 5, drain: drain,
+                thresholds: thresholds)
         }
 
         func run() async throws {
@@ -154,8 +174,9 @@ extension Faults {
             let rows = try await Faults.run(cases: selected.cases, plan: plan)
             Faults.printTable(rows)
             let clean = rows.allSatisfy(\.evaluation.clean)
-            print(String(format: "faults: %d case(s) in %.0f s: ", rows.count, epochNow() - started)
-                  + (clean ? "every due escalation delivered exactly once, no acknowledged fix lost" : "FAILED"))
+            print(
+                String(format: "faults: %d case(s) in %.0f s: ", rows.count, epochNow() - started)
+                    + (clean ? "every due escalation delivered exactly once, no acknowledged fix lost" : "FAILED"))
             if !clean { throw ExitCode.failure }
         }
     }

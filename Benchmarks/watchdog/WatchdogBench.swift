@@ -2,6 +2,7 @@ import ArgumentParser
 
 /// `swift run -c release watchdog-bench inprocess --watches 1000000 --events 2000000`
 /// `swift run -c release watchdog-bench broker --walkers 100000 --window 10 --lead 8`
+/// `swift run -c release watchdog-bench pin`
 /// Results and the commands used: RESULTS.md beside this file. An unknown or misspelt option is
 /// an error (exit 64), never a silent default.
 @main
@@ -9,7 +10,7 @@ struct WatchdogBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watchdog-bench",
         abstract: "The watchdog in process (1,000,000 watches) and through a real Mosquitto.",
-        subcommands: [InProcess.self, Broker.self],
+        subcommands: [InProcess.self, Broker.self, PINCheck.self],
         defaultSubcommand: InProcess.self)
 
     struct InProcess: AsyncParsableCommand {
@@ -22,6 +23,18 @@ struct WatchdogBench: AsyncParsableCommand {
 
         func run() async throws {
             try await InProcessBench.run(watches: watches, events: events)
+        }
+    }
+
+    struct PINCheck: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pin",
+            abstract: "What checking a cancel or duress PIN costs the event loop, beside the step it guards.")
+
+        @Option(help: "Samples of each kind per round (5 interleaved rounds).") var samples = 200
+
+        func run() throws {
+            PINBench.run(samples: samples)
         }
     }
 
