@@ -19,10 +19,14 @@ struct BaselineResult: Sendable {
 }
 
 enum Baseline {
-    static func run(fleet: Fleet, port: Int, brokerPID: pid_t, seconds: Double, burst: Int,
-                    logger: Logger) async throws -> BaselineResult {
-        let subscriber = try MQTTClient(configuration: MQTTConfiguration(port: port, clientID: "load-baseline",
-                                                                        cleanSession: true), logger: logger)
+    static func run(
+        fleet: Fleet, port: Int, brokerPID: pid_t, seconds: Double, burst: Int,
+        logger: Logger
+    ) async throws -> BaselineResult {
+        let subscriber = try MQTTClient(
+            configuration: MQTTConfiguration(
+                port: port, clientID: "load-baseline",
+                cleanSession: true), logger: logger)
         try await subscriber.connect()
         defer { Task { await subscriber.shutdown() } }
         let fixes = try await subscriber.subscribe("safewalk/+/fix", qos: .atLeastOnce)
@@ -51,8 +55,14 @@ enum Baseline {
                     await withDiscardingTaskGroup { inner in
                         for i in stride(from: c, to: burst, by: fleet.clients.count) {
                             inner.addTask {
-                                let payload = Data(String(format: #"{"v":1,"lat":30.1,"lon":-97.7,"tst":%.3f,"acc":3}"#, burstStart + Double(i) * 1e-4).utf8)
-                                try? await client.publish(MQTTMessage(topic: "safewalk/burst\(i % 10_000)/fix", payload: payload, qos: .atLeastOnce))
+                                let payload = Data(
+                                    String(
+                                        format: #"{"v":1,"lat":30.1,"lon":-97.7,"tst":%.3f,"acc":3}"#,
+                                        burstStart + Double(i) * 1e-4
+                                    ).utf8)
+                                try? await client.publish(
+                                    MQTTMessage(
+                                        topic: "safewalk/burst\(i % 10_000)/fix", payload: payload, qos: .atLeastOnce))
                             }
                         }
                     }
@@ -64,17 +74,23 @@ enum Baseline {
         let burstSeconds = counter.lastAt - burstStart
         counting.cancel()
         fixes.cancel()
-        return BaselineResult(seconds: end - start, published: published, received: received,
-                              receivedPerSecond: Double(received) / (end - start), brokerCPU: brokerCPU, benchCPU: benchCPU,
-                              burstCount: burst, burstReceived: counter.value,
-                              burstPerSecond: Double(counter.value) / max(burstSeconds, 0.001))
+        return BaselineResult(
+            seconds: end - start, published: published, received: received,
+            receivedPerSecond: Double(received) / (end - start), brokerCPU: brokerCPU, benchCPU: benchCPU,
+            burstCount: burst, burstReceived: counter.value,
+            burstPerSecond: Double(counter.value) / max(burstSeconds, 0.001))
     }
 }
 
 /// A message counter that also remembers when the last message came.
 final class Counter: Sendable {
     private let state = Mutex<(Int, Double)>((0, 0))
-    func add(_ n: Int) { let now = epochNow(); state.withLock { $0.0 += n; $0.1 = now } }
+    func add(_ n: Int) {
+        let now = epochNow();
+        state.withLock {
+            $0.0 += n; $0.1 = now
+        }
+    }
     func reset() { state.withLock { $0 = (0, 0) } }
     var value: Int { state.withLock { $0.0 } }
     var lastAt: Double { state.withLock { $0.1 } }

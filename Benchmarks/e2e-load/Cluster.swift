@@ -76,7 +76,8 @@ actor Cluster {
         var env = environment
         env["SAFEWALK_MQTT_CLIENT_ID"] = "load-\(service)"
         env["SAFEWALK_DATA_DIR"] = databaseDirectory(service).path
-        let process = try ServiceProcess.start(service, broker: broker, environment: env, dataDirectory: dataDirectory(service))
+        let process = try ServiceProcess.start(
+            service, broker: broker, environment: env, dataDirectory: dataDirectory(service))
         processes[service] = process
         Cleanup.register(process.pid)
     }
@@ -131,7 +132,8 @@ actor Cluster {
 
     @discardableResult
     static func run(_ path: String, _ arguments: [String]) throws -> Int32 {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("cmd-\(UUID().uuidString.prefix(6)).log")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cmd-\(UUID().uuidString.prefix(6)).log")
         defer { try? FileManager.default.removeItem(at: log) }
         let process = try ChildProcess(path, arguments, logFile: log)
         var status: Int32?

@@ -30,8 +30,10 @@ struct Evaluation: Sendable {
     var ingestedPerSecond = 0.0
     var offeredPerSecond = 0.0
 
-    var clean: Bool { missed == 0 && duplicated == 0 && alertMissing == 0 && alertDuplicated == 0 && smsMissing == 0
-        && smsDuplicated == 0 && fixesLost == 0 }
+    var clean: Bool {
+        missed == 0 && duplicated == 0 && alertMissing == 0 && alertDuplicated == 0 && smsMissing == 0
+            && smsDuplicated == 0 && fixesLost == 0
+    }
 
     init(_ raw: LoadRun.Raw) {
         let plan = raw.plan
@@ -64,8 +66,11 @@ struct Evaluation: Sendable {
             if exact { deliveredExactlyOnce += ids.count }
             guard silent, let first = r.escalations[n]?.min(by: { $0.received < $1.received }) else { continue }
             reasons[first.reason.rawValue, default: 0] += 1
-            guard let deadline = Self.deadline(for: first, prompts: r.prompts[n] ?? [], lastFix: raw.lastFixTst[n],
-                                               thresholds: plan.thresholds) else { continue }
+            guard
+                let deadline = Self.deadline(
+                    for: first, prompts: r.prompts[n] ?? [], lastFix: raw.lastFixTst[n],
+                    thresholds: plan.thresholds)
+            else { continue }
             toDecision.append(first.at - deadline)
             toEscalation.append(first.received - deadline)
             if let alert = r.alerts[n]?.min() { toAlert.append(alert - deadline) }
@@ -85,8 +90,10 @@ struct Evaluation: Sendable {
 
     /// The deadline the escalation answers: `replyBy` of the last prompt before it (noReply), or
     /// the last fix plus the no-movement threshold (noMovement; every fix of ours is movement).
-    static func deadline(for e: Observer.Escalation, prompts: [Observer.Prompt], lastFix: Double,
-                         thresholds: Thresholds) -> Double? {
+    static func deadline(
+        for e: Observer.Escalation, prompts: [Observer.Prompt], lastFix: Double,
+        thresholds: Thresholds
+    ) -> Double? {
         switch e.reason {
         case .noReply: prompts.filter { $0.at <= e.at }.max(by: { $0.at < $1.at })?.replyBy
         case .noMovement: lastFix + thresholds.noMovement

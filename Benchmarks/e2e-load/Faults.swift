@@ -70,13 +70,16 @@ enum Faults {
             Case(name: "freeze-watchdog", steps: [freeze(.watchdog, at: at, seconds: 30)]),
             Case(name: "freeze-notifier", steps: [freeze(.notifier, at: at, seconds: 30)]),
             Case(name: "sms-500", steps: [smsOutage(at: at, seconds: 60)]),
-            Case(name: "disk-full-ingest", tmpfsFor: .locationIngest, steps: [diskFull(.locationIngest, at: at, seconds: 30)]),
+            Case(
+                name: "disk-full-ingest", tmpfsFor: .locationIngest,
+                steps: [diskFull(.locationIngest, at: at, seconds: 30)]),
             Case(name: "disk-full-watchdog", tmpfsFor: .watchdog, steps: [diskFull(.watchdog, at: at, seconds: 30)]),
         ]
     }
 
     /// The CI set in one short run: broker restart, then SIGKILL of the watchdog, then of the notifier.
-    static let quick = Case(name: "quick", steps: [brokerRestart(8), restart(.watchdog, at: 20), restart(.notifier, at: 30)])
+    static let quick = Case(
+        name: "quick", steps: [brokerRestart(8), restart(.watchdog, at: 20), restart(.notifier, at: 30)])
 
     struct Row: Sendable {
         var name: String
@@ -98,13 +101,20 @@ enum Faults {
 
     static func printTable(_ rows: [Row]) {
         print("")
-        print("| fault | escalations due (silent) | extra escalations (false alarms) | escalations delivered exactly once (alert + each contact's SMS) | duplicated (esc / alert / SMS) | lost (esc / alert / SMS) | fixes acked / stored / lost | alert latency p50 / p99 / max |")
+        print(
+            "| fault | escalations due (silent) | extra escalations (false alarms) | escalations delivered exactly once (alert + each contact's SMS) | duplicated (esc / alert / SMS) | lost (esc / alert / SMS) | fixes acked / stored / lost | alert latency p50 / p99 / max |"
+        )
         print("|---|---|---|---|---|---|---|---|")
         for row in rows {
             let e = row.evaluation
             let s = e.toAlert.sorted()
-            let lat = s.isEmpty ? "–" : String(format: "%.1f / %.1f / %.1f s", Stats.percentile(s, 50), Stats.percentile(s, 99), s.last!)
-            print("| \(row.name) | \(e.due) | \(e.falseAlarms) | \(e.deliveredExactlyOnce) of \(e.escalationIDs) | \(e.duplicated) / \(e.alertDuplicated) / \(e.smsDuplicated) | \(e.missed) / \(e.alertMissing) / \(e.smsMissing) | \(e.fixesAcked) / \(e.fixesStored) / \(e.fixesLost) | \(lat) |")
+            let lat =
+                s.isEmpty
+                ? "–"
+                : String(format: "%.1f / %.1f / %.1f s", Stats.percentile(s, 50), Stats.percentile(s, 99), s.last!)
+            print(
+                "| \(row.name) | \(e.due) | \(e.falseAlarms) | \(e.deliveredExactlyOnce) of \(e.escalationIDs) | \(e.duplicated) / \(e.alertDuplicated) / \(e.smsDuplicated) | \(e.missed) / \(e.alertMissing) / \(e.smsMissing) | \(e.fixesAcked) / \(e.fixesStored) / \(e.fixesLost) | \(lat) |"
+            )
         }
         print("")
     }

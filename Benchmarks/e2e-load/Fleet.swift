@@ -34,15 +34,19 @@ final class Fleet: Sendable {
         self.plan = plan
         var clients: [MQTTClient] = []
         for c in 0..<plan.connections {
-            let client = try MQTTClient(configuration: MQTTConfiguration(
-                port: port, clientID: "load-phones-\(c)", cleanSession: false, keepAliveSeconds: 20, reconnectDelayMax: 2),
+            let client = try MQTTClient(
+                configuration: MQTTConfiguration(
+                    port: port, clientID: "load-phones-\(c)", cleanSession: false, keepAliveSeconds: 20,
+                    reconnectDelayMax: 2),
                 logger: logger)
             try await client.connect()
             clients.append(client)
         }
         self.clients = clients
-        reader = try MQTTClient(configuration: MQTTConfiguration(
-            port: port, clientID: "load-phones-reader", cleanSession: false, keepAliveSeconds: 20, reconnectDelayMax: 2),
+        reader = try MQTTClient(
+            configuration: MQTTConfiguration(
+                port: port, clientID: "load-phones-reader", cleanSession: false, keepAliveSeconds: 20,
+                reconnectDelayMax: 2),
             logger: logger)
         try await reader.connect()
         walkers = Mutex(Array(repeating: Walker(startAt: 0, nextFix: 0), count: plan.walkers))
@@ -67,8 +71,10 @@ final class Fleet: Sendable {
                     for k in 0..<self.plan.contacts {
                         let phone = LoadPlan.phone(walker: n, contact: k, contacts: self.plan.contacts).dialled
                         let payload = try? SafeWalkJSON.encode(ContactAdd(name: "Contact \(k)", phone: phone))
-                        try? await self.client(for: n).publish(MQTTMessage(
-                            topic: "safewalk/\(LoadPlan.walkerID(n))/contacts/add", payload: payload ?? Data(), qos: .atLeastOnce))
+                        try? await self.client(for: n).publish(
+                            MQTTMessage(
+                                topic: "safewalk/\(LoadPlan.walkerID(n))/contacts/add", payload: payload ?? Data(),
+                                qos: .atLeastOnce))
                     }
                 }
                 if n % 500 == 499 { await Task.yield() }
@@ -93,14 +99,18 @@ final class Fleet: Sendable {
         walkers.withLock { w in
             for n in w.indices {
                 let startAt = start + plan.ramp * Double(n) / Double(plan.walkers)
-                w[n] = Walker(startAt: startAt, silentAt: plan.silenceOffset(of: n).map { windowStart + $0 },
-                              nextFix: startAt + 0.2)
+                w[n] = Walker(
+                    startAt: startAt, silentAt: plan.silenceOffset(of: n).map { windowStart + $0 },
+                    nextFix: startAt + 0.2)
             }
         }
         await publishLoop(until: end, answering: true)
     }
 
-    private enum Due { case start(Int), fix(Int, lat: Double, tst: Double) }
+    private enum Due {
+        case start(Int)
+        case fix(Int, lat: Double, tst: Double)
+    }
 
     private func publishLoop(until end: Double, answering: Bool) async {
         let chats = answering ? (try? await reader.subscribe("safewalk/+/chat", qos: .atLeastOnce)) : nil
@@ -151,8 +161,10 @@ final class Fleet: Sendable {
     @discardableResult
     private func send(_ n: Int, _ channel: String, _ payload: Data) async -> Bool {
         do {
-            try await client(for: n).publish(MQTTMessage(topic: "safewalk/\(LoadPlan.walkerID(n))/\(channel)",
-                                                         payload: payload, qos: .atLeastOnce))
+            try await client(for: n).publish(
+                MQTTMessage(
+                    topic: "safewalk/\(LoadPlan.walkerID(n))/\(channel)",
+                    payload: payload, qos: .atLeastOnce))
             return true
         } catch {
             publishFailures.add(1, ordering: .relaxed)
@@ -168,13 +180,16 @@ final class Fleet: Sendable {
                 let now = epochNow()
                 for message in batch {
                     guard case .chat(let walker)? = Topic.parse(message.topic), walker.rawValue.first == "w",
-                          let n = Int(walker.rawValue.dropFirst()), n < plan.walkers,
-                          let chat = try? SafeWalkJSON.decode(ChatMessage.self, from: message.payload),
-                          checkIns.contains(chat.text) else { continue }
+                        let n = Int(walker.rawValue.dropFirst()), n < plan.walkers,
+                        let chat = try? SafeWalkJSON.decode(ChatMessage.self, from: message.payload),
+                        checkIns.contains(chat.text)
+                    else { continue }
                     let quiet = walkers.withLock { w in w[n].stopped || (w[n].silentAt.map { now >= $0 } ?? false) }
                     guard !quiet else { continue }
                     group.addTask {
-                        let reply = (try? SafeWalkJSON.encode(Reply(text: QuickReply.okay.text, quickReply: true, tst: now))) ?? Data()
+                        let reply =
+                            (try? SafeWalkJSON.encode(Reply(text: QuickReply.okay.text, quickReply: true, tst: now)))
+                            ?? Data()
                         if await self.send(n, "reply", reply) { self.replies.add(1, ordering: .relaxed) }
                     }
                 }

@@ -8,8 +8,9 @@ enum IngestDatabase {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(5)
-        return try DatabaseQueue(path: directory.appendingPathComponent("location-ingest.sqlite").path,
-                                 configuration: configuration)
+        return try DatabaseQueue(
+            path: directory.appendingPathComponent("location-ingest.sqlite").path,
+            configuration: configuration)
     }
 
     static func count(_ directory: URL) -> Int {
@@ -17,7 +18,10 @@ enum IngestDatabase {
     }
 
     static func perWalker(_ directory: URL) -> [String: Int] {
-        let rows = (try? open(directory).read { try Row.fetchAll($0, sql: "SELECT walker, COUNT(*) AS n FROM fix GROUP BY walker") }) ?? []
+        let rows =
+            (try? open(directory).read {
+                try Row.fetchAll($0, sql: "SELECT walker, COUNT(*) AS n FROM fix GROUP BY walker")
+            }) ?? []
         var result: [String: Int] = [:]
         for row in rows { result[row["walker"]] = row["n"] }
         return result

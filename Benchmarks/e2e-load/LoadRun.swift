@@ -38,8 +38,10 @@ enum LoadRun {
         var faultsAt: [(String, Double)]
     }
 
-    static func execute(plan: LoadPlan, baseline: (seconds: Double, burst: Int)?, tmpfsFor: ServiceName? = nil,
-                        faults: [FaultStep] = []) async throws -> Raw {
+    static func execute(
+        plan: LoadPlan, baseline: (seconds: Double, burst: Int)?, tmpfsFor: ServiceName? = nil,
+        faults: [FaultStep] = []
+    ) async throws -> Raw {
         var logger = Logger(label: "e2e-load")
         logger.logLevel = .error
         let cluster = try await Cluster(thresholds: plan.thresholds, tmpfsFor: tmpfsFor)
@@ -49,12 +51,19 @@ enum LoadRun {
         let fleet = try await Fleet(plan: plan, port: port, logger: logger)
         var baselineResult: BaselineResult?
         if let baseline, let brokerPID = await cluster.broker.pid {
-            say("baseline: \(plan.walkers) walkers' fixes for \(baseline.seconds) s to a plain subscriber, then a burst of \(baseline.burst)")
-            let result = try await Baseline.run(fleet: fleet, port: port, brokerPID: brokerPID, seconds: baseline.seconds,
-                                                burst: baseline.burst, logger: logger)
-            say(String(format: "baseline: %d published, %d received, %.0f fixes/s, broker CPU %.2f s (%.0f %%); burst %d/%d at %.0f msgs/s",
-                       result.published, result.received, result.receivedPerSecond, result.brokerCPU,
-                       100 * result.brokerCPU / result.seconds, result.burstReceived, result.burstCount, result.burstPerSecond))
+            say(
+                "baseline: \(plan.walkers) walkers' fixes for \(baseline.seconds) s to a plain subscriber, then a burst of \(baseline.burst)"
+            )
+            let result = try await Baseline.run(
+                fleet: fleet, port: port, brokerPID: brokerPID, seconds: baseline.seconds,
+                burst: baseline.burst, logger: logger)
+            say(
+                String(
+                    format:
+                        "baseline: %d published, %d received, %.0f fixes/s, broker CPU %.2f s (%.0f %%); burst %d/%d at %.0f msgs/s",
+                    result.published, result.received, result.receivedPerSecond, result.brokerCPU,
+                    100 * result.brokerCPU / result.seconds, result.burstReceived, result.burstCount,
+                    result.burstPerSecond))
             baselineResult = result
             fleet.resetAcked()
         }
@@ -69,8 +78,10 @@ enum LoadRun {
         while observer.snapshot.contactResults < expectedResults, epochNow() < contactsStart + 300 {
             try await Task.sleep(for: .milliseconds(100))
         }
-        say(String(format: "%d contacts added through contacts-store in %.1f s", observer.snapshot.contactResults,
-                   epochNow() - contactsStart))
+        say(
+            String(
+                format: "%d contacts added through contacts-store in %.1f s", observer.snapshot.contactResults,
+                epochNow() - contactsStart))
 
         let t0 = epochNow() + 1
         let w0 = t0 + plan.ramp
@@ -100,8 +111,10 @@ enum LoadRun {
                 do { try await step.action(cluster) } catch { say("fault \(step.name) failed: \(error)") }
             }
         }
-        say(String(format: "load: %d walkers on %d connections, ramp %.0f s, window %.0f s, %d go silent; ",
-                   plan.walkers, plan.connections, plan.ramp, plan.window, plan.silent) + plan.thresholds.description)
+        say(
+            String(
+                format: "load: %d walkers on %d connections, ramp %.0f s, window %.0f s, %d go silent; ",
+                plan.walkers, plan.connections, plan.ramp, plan.window, plan.silent) + plan.thresholds.description)
         await fleet.run(start: t0, windowStart: w0, end: w1)
         let (a, b) = await sampler.value
         await injector.value
@@ -135,12 +148,13 @@ enum LoadRun {
             if let last = loud.last, loud.count > 1 { say("\(service): last: \(last.prefix(300))") }
         }
         let stored = IngestDatabase.perWalker(ingestDir)
-        let raw = Raw(plan: plan, baseline: baselineResult, windowStart: a, windowEnd: b,
-                      processes: processes.map { (name: $0.0, cpuTotal: $0.1, peakRSS: $0.2) },
-                      observed: observer.snapshot, sms: sms, ackedPerWalker: fleet.ackedPerWalker,
-                      storedPerWalker: stored, lastFixTst: (0..<plan.walkers).map { fleet.lastFixTst($0) },
-                      publishFailures: fleet.failures, replies: fleet.replies.load(ordering: .relaxed),
-                      benchCPU: (b.cpu["bench"] ?? 0) - (a.cpu["bench"] ?? 0), faultsAt: faultsAt.all)
+        let raw = Raw(
+            plan: plan, baseline: baselineResult, windowStart: a, windowEnd: b,
+            processes: processes.map { (name: $0.0, cpuTotal: $0.1, peakRSS: $0.2) },
+            observed: observer.snapshot, sms: sms, ackedPerWalker: fleet.ackedPerWalker,
+            storedPerWalker: stored, lastFixTst: (0..<plan.walkers).map { fleet.lastFixTst($0) },
+            publishFailures: fleet.failures, replies: fleet.replies.load(ordering: .relaxed),
+            benchCPU: (b.cpu["bench"] ?? 0) - (a.cpu["bench"] ?? 0), faultsAt: faultsAt.all)
         await fleet.shutdown()
         await observer.shutdown()
         let keep = ProcessInfo.processInfo.environment["E2E_KEEP"] != nil
@@ -153,8 +167,9 @@ enum LoadRun {
         var cpu: [String: Double] = [:]
         for (name, pid) in await cluster.pids() { cpu[name] = ProcSample.read(pid)?.cpuSeconds }
         cpu["bench"] = ProcSample.this()?.cpuSeconds
-        return Snapshot(at: epochNow(), cpu: cpu, stored: IngestDatabase.count(ingestDir), acked: fleet.ackedTotal,
-                        sys: observer.snapshot.sys)
+        return Snapshot(
+            at: epochNow(), cpu: cpu, stored: IngestDatabase.count(ingestDir), acked: fleet.ackedTotal,
+            sys: observer.snapshot.sys)
     }
 
     static func timeline(_ a: Snapshot, _ b: Snapshot, observer: Observer, since w0: Double) -> String {
@@ -163,9 +178,10 @@ enum LoadRun {
             "\(name.prefix(9)) " + f("%.0f%%", 100 * ((b.cpu[name] ?? 0) - (a.cpu[name] ?? 0)) / dt)
         }.joined(separator: ", ")
         let r = observer.snapshot
-        return String(format: "t+%3.0f s: fixes acked %.0f/s, stored %.0f/s; escalations %d; broker stored msgs %.0f; CPU ",
-                      b.at - w0, Double(b.acked - a.acked) / dt, Double(b.stored - a.stored) / dt,
-                      r.escalations.values.reduce(0) { $0 + $1.count }, r.sys["$SYS/broker/store/messages/count"] ?? -1) + cpu
+        return String(
+            format: "t+%3.0f s: fixes acked %.0f/s, stored %.0f/s; escalations %d; broker stored msgs %.0f; CPU ",
+            b.at - w0, Double(b.acked - a.acked) / dt, Double(b.stored - a.stored) / dt,
+            r.escalations.values.reduce(0) { $0 + $1.count }, r.sys["$SYS/broker/store/messages/count"] ?? -1) + cpu
     }
 
     /// Every silent walker escalated, alerted, and every contact of every escalated walker texted.
@@ -176,7 +192,8 @@ enum LoadRun {
         }
         let stats = try await gateway.stats()
         for n in r.escalations.keys {
-            for k in 0..<plan.contacts where stats.accepted[LoadPlan.phone(walker: n, contact: k, contacts: plan.contacts).normalised] == nil {
+            for k in 0..<plan.contacts
+            where stats.accepted[LoadPlan.phone(walker: n, contact: k, contacts: plan.contacts).normalised] == nil {
                 return false
             }
         }

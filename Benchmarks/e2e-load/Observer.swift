@@ -27,15 +27,20 @@ final class Observer: Sendable {
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
     init(port: Int, logger: Logger) async throws {
-        client = try MQTTClient(configuration: MQTTConfiguration(port: port, clientID: "load-observer", cleanSession: false,
-                                                                keepAliveSeconds: 20, reconnectDelayMax: 2),
-                                logger: logger)
+        client = try MQTTClient(
+            configuration: MQTTConfiguration(
+                port: port, clientID: "load-observer", cleanSession: false,
+                keepAliveSeconds: 20, reconnectDelayMax: 2),
+            logger: logger)
         try await client.connect()
-        let filters = ["safewalk/+/prompt", "safewalk/+/escalation", "safewalk/+/alert", "safewalk/+/contacts/result",
-                       "safewalk/_rejected/+", "safewalk/_service/+", "$SYS/broker/store/messages/count",
-                       "$SYS/broker/publish/messages/received", "$SYS/broker/publish/messages/sent"]
+        let filters = [
+            "safewalk/+/prompt", "safewalk/+/escalation", "safewalk/+/alert", "safewalk/+/contacts/result",
+            "safewalk/_rejected/+", "safewalk/_service/+", "$SYS/broker/store/messages/count",
+            "$SYS/broker/publish/messages/received", "$SYS/broker/publish/messages/sent",
+        ]
         for filter in filters {
-            let subscription = try await client.subscribe(filter, qos: filter.hasPrefix("$SYS") ? .atMostOnce : .atLeastOnce)
+            let subscription = try await client.subscribe(
+                filter, qos: filter.hasPrefix("$SYS") ? .atMostOnce : .atLeastOnce)
             let task = Task { for await batch in subscription.batches { self.take(batch) } }
             tasks.withLock { $0.append(task) }
         }
@@ -54,25 +59,34 @@ final class Observer: Sendable {
                 if message.topic.hasPrefix("$SYS/") {
                     let value = Double(message.string ?? "") ?? 0
                     r.sys[message.topic] = value
-                    if message.topic.hasSuffix("store/messages/count") { r.brokerStoredMax = max(r.brokerStoredMax, value) }
+                    if message.topic.hasSuffix("store/messages/count") {
+                        r.brokerStoredMax = max(r.brokerStoredMax, value)
+                    }
                     continue
                 }
                 guard let topic = Topic.parse(message.topic) else { continue }
                 switch topic {
                 case .prompt(let w):
-                    if let n = Self.walkerIndex(w), let p = try? SafeWalkJSON.decode(CheckInPrompt.self, from: message.payload) {
+                    if let n = Self.walkerIndex(w),
+                        let p = try? SafeWalkJSON.decode(CheckInPrompt.self, from: message.payload)
+                    {
                         r.prompts[n, default: []].append(Prompt(at: p.at, replyBy: p.replyBy))
                     }
                 case .escalation(let w):
-                    if let n = Self.walkerIndex(w), let e = try? SafeWalkJSON.decode(EscalationEvent.self, from: message.payload) {
-                        r.escalations[n, default: []].append(Escalation(id: e.id, reason: e.reason, at: e.at, received: now))
+                    if let n = Self.walkerIndex(w),
+                        let e = try? SafeWalkJSON.decode(EscalationEvent.self, from: message.payload)
+                    {
+                        r.escalations[n, default: []].append(
+                            Escalation(id: e.id, reason: e.reason, at: e.at, received: now))
                     }
                 case .alert(let w):
                     if let n = Self.walkerIndex(w) { r.alerts[n, default: []].append(now) }
                 case .contactsResult:
                     r.contactResults += 1
                 case .rejected(let service):
-                    let reason = (try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any])?["reason"] as? String
+                    let reason =
+                        (try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any])?["reason"]
+                        as? String
                     r.rejections["\(service)/\(reason ?? "?")", default: 0] += 1
                 case .serviceStatus(let service):
                     r.services[service.rawValue] = (message.string ?? "", now)

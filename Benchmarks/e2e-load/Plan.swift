@@ -9,8 +9,10 @@ struct Thresholds: Sendable {
     var offlineGrace: Double = 600
 
     var environment: [String: String] {
-        ["SAFEWALK_CHECKIN_INTERVAL": "\(checkIn)", "SAFEWALK_NO_REPLY_AFTER": "\(noReply)",
-         "SAFEWALK_NO_MOVEMENT_AFTER": "\(noMovement)", "SAFEWALK_OFFLINE_GRACE": "\(offlineGrace)"]
+        [
+            "SAFEWALK_CHECKIN_INTERVAL": "\(checkIn)", "SAFEWALK_NO_REPLY_AFTER": "\(noReply)",
+            "SAFEWALK_NO_MOVEMENT_AFTER": "\(noMovement)", "SAFEWALK_OFFLINE_GRACE": "\(offlineGrace)",
+        ]
     }
 
     var description: String {

@@ -11,8 +11,9 @@ struct ProcSample: Sendable {
 
     static func read(_ pid: pid_t) -> ProcSample? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         // Fields after the command name: state is field 3, utime 14 and stime 15 (1-based).
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
@@ -20,7 +21,8 @@ struct ProcSample: Sendable {
             guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return 0 }
             return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
         }
-        return ProcSample(cpuSeconds: (user + system) / ticksPerSecond, peakRSS: kilobytes("VmHWM:"), rss: kilobytes("VmRSS:"))
+        return ProcSample(
+            cpuSeconds: (user + system) / ticksPerSecond, peakRSS: kilobytes("VmHWM:"), rss: kilobytes("VmRSS:"))
     }
 
     /// This process (the simulated phones and the observer).
@@ -39,8 +41,9 @@ enum Stats {
     static func summary(_ samples: [Double]) -> String {
         let sorted = samples.sorted()
         guard !sorted.isEmpty else { return "no samples" }
-        return String(format: "p50 %.0f ms, p99 %.0f ms, max %.0f ms (n=%d)", percentile(sorted, 50) * 1000,
-                      percentile(sorted, 99) * 1000, sorted.last! * 1000, sorted.count)
+        return String(
+            format: "p50 %.0f ms, p99 %.0f ms, max %.0f ms (n=%d)", percentile(sorted, 50) * 1000,
+            percentile(sorted, 99) * 1000, sorted.last! * 1000, sorted.count)
     }
 
     static func mb(_ bytes: Int) -> String { String(format: "%.0f MB", Double(bytes) / 1_048_576) }

@@ -6,8 +6,12 @@ enum Report {
         let plan = raw.plan
         let window = raw.windowEnd.at - raw.windowStart.at
         print("")
-        print("## \(plan.walkers) walkers, \(plan.silent) silent, window \(Int(window)) s, \(plan.connections) connections")
-        print("thresholds: \(plan.thresholds.description); fixes every \(plan.fixInterval) s at QoS 1; \(plan.contacts) contacts per walker")
+        print(
+            "## \(plan.walkers) walkers, \(plan.silent) silent, window \(Int(window)) s, \(plan.connections) connections"
+        )
+        print(
+            "thresholds: \(plan.thresholds.description); fixes every \(plan.fixInterval) s at QoS 1; \(plan.contacts) contacts per walker"
+        )
         print("")
         print("| escalation latency from the deadline | p50 | p99 | max | n |")
         print("|---|---|---|---|---|")
@@ -18,30 +22,48 @@ enum Report {
         print("")
         print("| check | value |")
         print("|---|---|")
-        print("| silences due / escalated | \(e.due) / \(e.due - e.missed) (reasons: \(e.reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))) |")
+        print(
+            "| silences due / escalated | \(e.due) / \(e.due - e.missed) (reasons: \(e.reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))) |"
+        )
         print("| **missed escalations** | **\(e.missed)** |")
         print("| **duplicated escalations** (extra ids per walker) | **\(e.duplicated)** |")
         print("| false alarms (escalations of walkers who kept answering) | \(e.falseAlarms) |")
         print("| alerts missing / duplicated | \(e.alertMissing) / \(e.alertDuplicated) |")
-        print("| SMS expected / accepted / missing / duplicated | \(e.smsExpected) / \(e.smsDelivered) / \(e.smsMissing) / \(e.smsDuplicated) |")
+        print(
+            "| SMS expected / accepted / missing / duplicated | \(e.smsExpected) / \(e.smsDelivered) / \(e.smsMissing) / \(e.smsDuplicated) |"
+        )
         print(String(format: "| fixes offered (acked) in window | %.0f fixes/s |", e.offeredPerSecond))
         print(String(format: "| **fixes ingested (stored) in window** | **%.0f fixes/s** |", e.ingestedPerSecond))
-        print("| fixes acknowledged / stored / lost (whole run) | \(e.fixesAcked) / \(e.fixesStored) / \(e.fixesLost) |")
+        print(
+            "| fixes acknowledged / stored / lost (whole run) | \(e.fixesAcked) / \(e.fixesStored) / \(e.fixesLost) |")
         print("| check-in replies sent | \(raw.replies) |")
         print("| publish failures (phones) | \(raw.publishFailures) |")
-        print(String(format: "| broker stored messages max ($SYS store count: queued + retained) | %.0f |", raw.observed.brokerStoredMax))
-        let sysIn = "$SYS/broker/publish/messages/received", sysOut = "$SYS/broker/publish/messages/sent"
-        if let i0 = raw.windowStart.sys[sysIn], let i1 = raw.windowEnd.sys[sysIn], let o0 = raw.windowStart.sys[sysOut], let o1 = raw.windowEnd.sys[sysOut] {
-            print(String(format: "| broker PUBLISH in / out in window | %.0f / %.0f msgs/s |", (i1 - i0) / window, (o1 - o0) / window))
+        print(
+            String(
+                format: "| broker stored messages max ($SYS store count: queued + retained) | %.0f |",
+                raw.observed.brokerStoredMax))
+        let sysIn = "$SYS/broker/publish/messages/received"
+        let sysOut = "$SYS/broker/publish/messages/sent"
+        if let i0 = raw.windowStart.sys[sysIn], let i1 = raw.windowEnd.sys[sysIn], let o0 = raw.windowStart.sys[sysOut],
+            let o1 = raw.windowEnd.sys[sysOut]
+        {
+            print(
+                String(
+                    format: "| broker PUBLISH in / out in window | %.0f / %.0f msgs/s |", (i1 - i0) / window,
+                    (o1 - o0) / window))
         }
-        print("| rejections | \(raw.observed.rejections.isEmpty ? "none" : raw.observed.rejections.map { "\($0.key) \($0.value)" }.joined(separator: ", ")) |")
+        print(
+            "| rejections | \(raw.observed.rejections.isEmpty ? "none" : raw.observed.rejections.map { "\($0.key) \($0.value)" }.joined(separator: ", ")) |"
+        )
         print("")
         print("| process | CPU s in window | CPU % of one core | CPU s whole run | peak RSS (VmHWM) |")
         print("|---|---|---|---|---|")
         for p in raw.processes {
             let key = p.name.hasPrefix("e2e-load-bench") ? "bench" : p.name
             let w = (raw.windowEnd.cpu[key] ?? 0) - (raw.windowStart.cpu[key] ?? 0)
-            print("| \(p.name) | " + f("%.1f | %.0f %% | %.1f | ", w, 100 * w / window, p.cpuTotal) + "\(Stats.mb(p.peakRSS)) |")
+            print(
+                "| \(p.name) | " + f("%.1f | %.0f %% | %.1f | ", w, 100 * w / window, p.cpuTotal)
+                    + "\(Stats.mb(p.peakRSS)) |")
         }
         if let b = raw.baseline {
             let brokerWindow = (raw.windowEnd.cpu["mosquitto"] ?? 0) - (raw.windowStart.cpu["mosquitto"] ?? 0)
@@ -51,18 +73,33 @@ enum Report {
             let fixes = Double(raw.windowEnd.stored - raw.windowStart.stored)
             let services = ["location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store"]
                 .map { (raw.windowEnd.cpu[$0] ?? 0) - (raw.windowStart.cpu[$0] ?? 0) }.reduce(0, +)
-            print(String(format: "| fix rate: plain subscriber received / published | %.0f / %.0f fixes/s (%.3f) | stored / acked %.0f / %.0f fixes/s (%.3f) | %.2f |",
-                         b.receivedPerSecond, Double(b.published) / b.seconds, Double(b.received) / Double(max(b.published, 1)),
-                         e.ingestedPerSecond, e.offeredPerSecond, e.ingestedPerSecond / max(e.offeredPerSecond, 1),
-                         e.ingestedPerSecond / b.receivedPerSecond))
-            print(String(format: "| broker CPU | %.1f %% of a core (%.1f µs per fix) | %.1f %% (%.1f µs per stored fix, all traffic) | %.1f× per fix |",
-                         100 * b.brokerCPU / b.seconds, 1e6 * b.brokerCPU / Double(max(b.received, 1)), 100 * brokerWindow / window,
-                         1e6 * brokerWindow / max(fixes, 1), (brokerWindow / max(fixes, 1)) / (b.brokerCPU / Double(max(b.received, 1)))))
-            print(String(format: "| CPU per fix: broker alone vs five services | %.1f µs | %.1f µs (services only) | %.1f× |",
-                         1e6 * b.brokerCPU / Double(max(b.received, 1)), 1e6 * services / max(fixes, 1),
-                         (services / max(fixes, 1)) / (b.brokerCPU / Double(max(b.received, 1)))))
-            print(String(format: "| raw QoS 1 burst ceiling (%d fixes) | %.0f fixes/s | offered %.0f fixes/s | %.0f %% of ceiling |",
-                         b.burstCount, b.burstPerSecond, e.offeredPerSecond, 100 * e.offeredPerSecond / b.burstPerSecond))
+            print(
+                String(
+                    format:
+                        "| fix rate: plain subscriber received / published | %.0f / %.0f fixes/s (%.3f) | stored / acked %.0f / %.0f fixes/s (%.3f) | %.2f |",
+                    b.receivedPerSecond, Double(b.published) / b.seconds,
+                    Double(b.received) / Double(max(b.published, 1)),
+                    e.ingestedPerSecond, e.offeredPerSecond, e.ingestedPerSecond / max(e.offeredPerSecond, 1),
+                    e.ingestedPerSecond / b.receivedPerSecond))
+            print(
+                String(
+                    format:
+                        "| broker CPU | %.1f %% of a core (%.1f µs per fix) | %.1f %% (%.1f µs per stored fix, all traffic) | %.1f× per fix |",
+                    100 * b.brokerCPU / b.seconds, 1e6 * b.brokerCPU / Double(max(b.received, 1)),
+                    100 * brokerWindow / window,
+                    1e6 * brokerWindow / max(fixes, 1),
+                    (brokerWindow / max(fixes, 1)) / (b.brokerCPU / Double(max(b.received, 1)))))
+            print(
+                String(
+                    format:
+                        "| CPU per fix: broker alone vs five services | %.1f µs | %.1f µs (services only) | %.1f× |",
+                    1e6 * b.brokerCPU / Double(max(b.received, 1)), 1e6 * services / max(fixes, 1),
+                    (services / max(fixes, 1)) / (b.brokerCPU / Double(max(b.received, 1)))))
+            print(
+                String(
+                    format:
+                        "| raw QoS 1 burst ceiling (%d fixes) | %.0f fixes/s | offered %.0f fixes/s | %.0f %% of ceiling |",
+                    b.burstCount, b.burstPerSecond, e.offeredPerSecond, 100 * e.offeredPerSecond / b.burstPerSecond))
         }
         print("")
     }
@@ -70,7 +107,10 @@ enum Report {
     static func row(_ name: String, _ samples: [Double]) {
         let s = samples.sorted()
         guard !s.isEmpty else { print("| \(name) | – | – | – | 0 |"); return }
-        print("| \(name) | " + String(format: "%.0f ms | %.0f ms | %.0f ms | %d |", Stats.percentile(s, 50) * 1000,
-                     Stats.percentile(s, 99) * 1000, s.last! * 1000, s.count))
+        print(
+            "| \(name) | "
+                + String(
+                    format: "%.0f ms | %.0f ms | %.0f ms | %d |", Stats.percentile(s, 50) * 1000,
+                    Stats.percentile(s, 99) * 1000, s.last! * 1000, s.count))
     }
 }

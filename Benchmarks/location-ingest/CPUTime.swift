@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// CPU seconds (user + system) this process has used so far. The publishers run in this
@@ -16,7 +17,8 @@ func processCPUSeconds() -> Double {
 /// `/proc/.../stat` file.
 private func cpuSeconds(statFile path: String) -> (name: String, seconds: Double)? {
     guard let stat = try? String(contentsOfFile: path, encoding: .utf8),
-          let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return nil }
+        let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+    else { return nil }
     // Fields after the command name start at field 3 (state).
     let fields = stat[stat.index(after: close)...].split(separator: " ")
     guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }

@@ -28,11 +28,12 @@ struct FixGenerator {
                 positions[w] = p
                 let tst = Int(base) + k
                 let payload = """
-                {"_type":"location","acc":\(3 + Int(rng.unit() * 22)),"alt":\(150 + Int(rng.unit() * 10)),\
-                "batt":\(90 - k / 10),"bs":1,"conn":"m","created_at":\(tst + 1),"lat":\(rounded(p.lat)),\
-                "lon":\(rounded(p.lon)),"m":2,"t":"u","tid":"\(w % 100)","tst":\(tst),"vac":4,"vel":\(4 + Int(rng.unit() * 3))}
-                """
-                result.append(MQTTMessage(topic: "owntracks/walker-\(w)/phone", payload: Data(payload.utf8), qos: .atLeastOnce))
+                    {"_type":"location","acc":\(3 + Int(rng.unit() * 22)),"alt":\(150 + Int(rng.unit() * 10)),\
+                    "batt":\(90 - k / 10),"bs":1,"conn":"m","created_at":\(tst + 1),"lat":\(rounded(p.lat)),\
+                    "lon":\(rounded(p.lon)),"m":2,"t":"u","tid":"\(w % 100)","tst":\(tst),"vac":4,"vel":\(4 + Int(rng.unit() * 3))}
+                    """
+                result.append(
+                    MQTTMessage(topic: "owntracks/walker-\(w)/phone", payload: Data(payload.utf8), qos: .atLeastOnce))
             }
         }
         return result

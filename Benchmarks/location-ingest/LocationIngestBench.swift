@@ -13,7 +13,8 @@ import TestSupport
 struct LocationIngestBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "location-ingest-bench",
-        abstract: "OwnTracks fixes through Mosquitto into location-ingest, beside a plain subscriber in the same round.")
+        abstract: "OwnTracks fixes through Mosquitto into location-ingest, beside a plain subscriber in the same round."
+    )
 
     @Option(help: "Simulated walkers.") var walkers = 1_000
     @Option(help: "Fixes each walker sends.") var fixesPerWalker = 200
@@ -31,10 +32,13 @@ struct LocationIngestBench: AsyncParsableCommand {
         let total = walkers * fixesPerWalker
         // Production logging (per-packet logging would be the bottleneck) and in-flight window; a
         // queue big enough that a 200,000-message burst is never dropped.
-        let broker = try await MosquittoBroker.start(extraConfig: "max_queued_messages 1000000\nmax_inflight_messages 100",
-                                                     logPackets: false)
+        let broker = try await MosquittoBroker.start(
+            extraConfig: "max_queued_messages 1000000\nmax_inflight_messages 100",
+            logPackets: false)
         guard let brokerPID = await broker.pid else { throw HarnessError.processFailed("mosquitto is not running") }
-        print("location-ingest-bench: \(total) OwnTracks fixes (QoS 1) from \(walkers) walkers, \(publishers) publisher connections, broker 127.0.0.1:\(broker.port)")
+        print(
+            "location-ingest-bench: \(total) OwnTracks fixes (QoS 1) from \(walkers) walkers, \(publishers) publisher connections, broker 127.0.0.1:\(broker.port)"
+        )
         var ok = true
         var ratios: [Double] = []
         var cpuRatios: [Double] = []
@@ -51,26 +55,41 @@ struct LocationIngestBench: AsyncParsableCommand {
             let ingestThreads = threadCPUSecondsByName()
             let ingestCPU = processCPUSeconds()
             let ingestBrokerCPU = processCPUSeconds(pid: brokerPID)
-            let ingest = try await ingestPhase(ingestMessages, port: broker.port, publishers: publishers, dataDirectory: dataDirectory)
+            let ingest = try await ingestPhase(
+                ingestMessages, port: broker.port, publishers: publishers, dataDirectory: dataDirectory)
             let ingestCPUPerFix = 1e6 * (processCPUSeconds() - ingestCPU) / Double(total)
             let ingestBrokerCPUPerFix = 1e6 * (processCPUSeconds(pid: brokerPID) - ingestBrokerCPU) / Double(total)
             let afterThreads = threadCPUSecondsByName()
             let rawRate = Double(raw.received) / raw.seconds
             let ingestRate = Double(ingest.stats.stored) / ingest.seconds
             let s = ingest.stats
-            print(String(format: "round %d  raw subscriber: %d/%d received in %.2f s = %.0f msgs/s (backlog high-water %d)",
-                         round, raw.received, total, raw.seconds, rawRate, raw.highWater))
-            print(String(format: "round %d  location-ingest: %d accepted, %d stored (%d rows in SQLite) in %.2f s = %.0f fixes/s; %d batches (mean %.0f), %d positions published, rejected %d, duplicates %d, out-of-order %d (backlog high-water %d)",
-                         round, s.accepted, s.stored, ingest.rows, ingest.seconds, ingestRate, s.batches,
-                         Double(s.received) / Double(max(s.batches, 1)), s.positionsPublished, s.rejected, s.duplicates,
-                         s.outOfOrder, ingest.highWater))
+            print(
+                String(
+                    format: "round %d  raw subscriber: %d/%d received in %.2f s = %.0f msgs/s (backlog high-water %d)",
+                    round, raw.received, total, raw.seconds, rawRate, raw.highWater))
+            print(
+                String(
+                    format:
+                        "round %d  location-ingest: %d accepted, %d stored (%d rows in SQLite) in %.2f s = %.0f fixes/s; %d batches (mean %.0f), %d positions published, rejected %d, duplicates %d, out-of-order %d (backlog high-water %d)",
+                    round, s.accepted, s.stored, ingest.rows, ingest.seconds, ingestRate, s.batches,
+                    Double(s.received) / Double(max(s.batches, 1)), s.positionsPublished, s.rejected, s.duplicates,
+                    s.outOfOrder, ingest.highWater))
             print(String(format: "round %d  ratio ingest/raw: %.1f %%", round, 100 * ingestRate / rawRate))
-            print(String(format: "round %d  CPU of this process (publishers + subscriber side) per fix: raw phase %.1f µs, ingest phase %.1f µs",
-                         round, rawCPUPerFix, ingestCPUPerFix))
-            print(String(format: "round %d  CPU of the broker per fix: raw phase %.1f µs, ingest phase %.1f µs",
-                         round, rawBrokerCPUPerFix, ingestBrokerCPUPerFix))
-            print("round \(round)  CPU by thread name, µs per fix: raw phase: \(threadCPUPerFix(from: rawThreads, to: ingestThreads, fixes: total))")
-            print("round \(round)  CPU by thread name, µs per fix: ingest phase: \(threadCPUPerFix(from: ingestThreads, to: afterThreads, fixes: total))")
+            print(
+                String(
+                    format:
+                        "round %d  CPU of this process (publishers + subscriber side) per fix: raw phase %.1f µs, ingest phase %.1f µs",
+                    round, rawCPUPerFix, ingestCPUPerFix))
+            print(
+                String(
+                    format: "round %d  CPU of the broker per fix: raw phase %.1f µs, ingest phase %.1f µs",
+                    round, rawBrokerCPUPerFix, ingestBrokerCPUPerFix))
+            print(
+                "round \(round)  CPU by thread name, µs per fix: raw phase: \(threadCPUPerFix(from: rawThreads, to: ingestThreads, fixes: total))"
+            )
+            print(
+                "round \(round)  CPU by thread name, µs per fix: ingest phase: \(threadCPUPerFix(from: ingestThreads, to: afterThreads, fixes: total))"
+            )
             ratios.append(ingestRate / rawRate)
             // What the rates would be on an otherwise idle CPU-bound machine: CPU per fix of
             // everything in the path (publishers, broker, subscriber) in each phase.
@@ -80,16 +99,23 @@ struct LocationIngestBench: AsyncParsableCommand {
         if rounds > 1 {
             func summary(_ values: [Double]) -> String {
                 let sorted = values.sorted()
-                return String(format: "median %.1f %% (min %.1f %%, max %.1f %%)", 100 * sorted[sorted.count / 2],
-                              100 * sorted[0], 100 * sorted[sorted.count - 1])
+                return String(
+                    format: "median %.1f %% (min %.1f %%, max %.1f %%)", 100 * sorted[sorted.count / 2],
+                    100 * sorted[0], 100 * sorted[sorted.count - 1])
             }
-            print("all \(rounds) rounds  ratio ingest/raw: \(summary(ratios)); CPU-per-fix ratio raw/ingest (publishers + broker + subscriber): \(summary(cpuRatios))")
+            print(
+                "all \(rounds) rounds  ratio ingest/raw: \(summary(ratios)); CPU-per-fix ratio raw/ingest (publishers + broker + subscriber): \(summary(cpuRatios))"
+            )
         }
-        let costs = try await stageCosts(generator.messages(now: Date().timeIntervalSince1970, seed: 99),
-                                         directory: broker.directory.appendingPathComponent("stages"))
-        print(String(format: "stage costs without broker (CPU seconds, one thread each): decode+decide %.2f s = %.1f µs/fix; SQLite store %.2f s = %.1f µs/fix; later compaction (when quiet) %.2f s = %.1f µs/fix",
-                     costs.decide, 1e6 * costs.decide / Double(total), costs.store, 1e6 * costs.store / Double(total),
-                     costs.compact, 1e6 * costs.compact / Double(total)))
+        let costs = try await stageCosts(
+            generator.messages(now: Date().timeIntervalSince1970, seed: 99),
+            directory: broker.directory.appendingPathComponent("stages"))
+        print(
+            String(
+                format:
+                    "stage costs without broker (CPU seconds, one thread each): decode+decide %.2f s = %.1f µs/fix; SQLite store %.2f s = %.1f µs/fix; later compaction (when quiet) %.2f s = %.1f µs/fix",
+                costs.decide, 1e6 * costs.decide / Double(total), costs.store, 1e6 * costs.store / Double(total),
+                costs.compact, 1e6 * costs.compact / Double(total)))
         let complaints = await broker.log.split(separator: "\n").filter { $0.contains("dropped") }
         print("broker dropped-message warnings: \(complaints.count)")
         await broker.shutdown()

@@ -28,17 +28,22 @@ func publishAll(_ messages: [MQTTMessage], port: Int, publishers: Int) async thr
 func connect(_ id: String, port: Int, cleanSession: Bool = true) async throws -> MQTTClient {
     var logger = Logger(label: id)
     logger.logLevel = .warning
-    let client = try MQTTClient(configuration: MQTTConfiguration(port: port, clientID: id, cleanSession: cleanSession),
-                                logger: logger)
+    let client = try MQTTClient(
+        configuration: MQTTConfiguration(port: port, clientID: id, cleanSession: cleanSession),
+        logger: logger)
     try await client.connect()
     return client
 }
 
 /// Polls `done` every 2 ms (real time: this is a benchmark) and returns the seconds since `start`.
-func secondsUntil(_ start: ContinuousClock.Instant, within limit: Double = 120, progress: () -> String = { "" },
-                  _ done: () -> Bool) async throws -> Double {
+func secondsUntil(
+    _ start: ContinuousClock.Instant, within limit: Double = 120, progress: () -> String = { "" },
+    until done: () -> Bool
+) async throws -> Double {
     while !done() {
-        guard ContinuousClock.now - start < .seconds(limit) else { throw HarnessError.timedOut("benchmark phase: \(progress())") }
+        guard ContinuousClock.now - start < .seconds(limit) else {
+            throw HarnessError.timedOut("benchmark phase: \(progress())")
+        }
         try await Task.sleep(for: .milliseconds(2))
     }
     let elapsed = ContinuousClock.now - start
@@ -46,14 +51,17 @@ func secondsUntil(_ start: ContinuousClock.Instant, within limit: Double = 120, 
 }
 
 /// Baseline: a plain subscriber that only counts the messages.
-func rawPhase(_ messages: [MQTTMessage], port: Int, publishers: Int) async throws -> (seconds: Double, received: Int, highWater: Int) {
+func rawPhase(_ messages: [MQTTMessage], port: Int, publishers: Int) async throws -> (
+    seconds: Double, received: Int, highWater: Int
+) {
     let subscriber = try await connect("bench-raw", port: port)
     let subscription = try await subscriber.subscribe("owntracks/+/+", qos: .atLeastOnce)
     let count = Counter()
     let consumer = Task { for await batch in subscription.batches { count.add(batch.count) } }
     let start = ContinuousClock.now
     try await publishAll(messages, port: port, publishers: publishers)
-    let seconds = try await secondsUntil(start, progress: { "raw received \(count.value)" }) { count.value >= messages.count }
+    let seconds = try await secondsUntil(
+        start, progress: { "raw received \(count.value)" }, until: { count.value >= messages.count })
     let highWater = subscription.highWaterMark
     subscription.cancel()
     _ = await consumer.value
@@ -64,7 +72,8 @@ func rawPhase(_ messages: [MQTTMessage], port: Int, publishers: Int) async throw
 /// location-ingest in process: the real service type on its own MQTT connection and SQLite
 /// file, measured until every fix is accepted and committed to history.
 func ingestPhase(_ messages: [MQTTMessage], port: Int, publishers: Int, dataDirectory: URL)
-    async throws -> (seconds: Double, stats: IngestStats.Snapshot, rows: Int, highWater: Int) {
+    async throws -> (seconds: Double, stats: IngestStats.Snapshot, rows: Int, highWater: Int)
+{
     var logger = Logger(label: "bench.ingest")
     logger.logLevel = .warning
     // A clean session: a persistent one would make the broker queue every later round's
@@ -75,16 +84,20 @@ func ingestPhase(_ messages: [MQTTMessage], port: Int, publishers: Int, dataDire
     let stats = IngestStats()
     let subscriptions = try await LocationIngestService.subscribe(bus: client, prefix: "safewalk")
     let service = LocationIngestService(
-        bus: client, prefix: "safewalk", core: IngestCore(prefix: "safewalk", settings: settings, tracks: try store.loadTracks()),
-        store: store, reporter: RejectionReporter(service: .locationIngest, prefix: "safewalk", bus: client, logger: logger),
+        bus: client, prefix: "safewalk",
+        core: IngestCore(prefix: "safewalk", settings: settings, tracks: try store.loadTracks()),
+        store: store,
+        reporter: RejectionReporter(service: .locationIngest, prefix: "safewalk", bus: client, logger: logger),
         stats: stats, logger: logger, subscriptions: subscriptions)
     let running = Task { try await service.run() }
     let start = ContinuousClock.now
     try await publishAll(messages, port: port, publishers: publishers)
-    let seconds = try await secondsUntil(start, progress: { "\(stats.snapshot)" }) {
-        let s = stats.snapshot
-        return s.stored >= messages.count && s.accepted >= messages.count
-    }
+    let seconds = try await secondsUntil(
+        start, progress: { "\(stats.snapshot)" },
+        until: {
+            let s = stats.snapshot
+            return s.stored >= messages.count && s.accepted >= messages.count
+        })
     let highWater = subscriptions.map(\.highWaterMark).max() ?? 0
     running.cancel()
     _ = await running.result

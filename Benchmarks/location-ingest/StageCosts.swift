@@ -8,7 +8,9 @@ import SafeWalkMQTT
 /// then compacting the whole log at once as ``HistoryCompactor`` does when ingest is quiet.
 /// Each figure is this process's CPU seconds for the stage (the machine is shared: wall time
 /// would count other people's work; nothing else in this process is busy meanwhile).
-func stageCosts(_ messages: [MQTTMessage], directory: URL) async throws -> (decide: Double, store: Double, compact: Double) {
+func stageCosts(_ messages: [MQTTMessage], directory: URL) async throws -> (
+    decide: Double, store: Double, compact: Double
+) {
     let core = IngestCore(prefix: "safewalk", settings: IngestSettings())
     let now = Date().timeIntervalSince1970
     var plans: [BatchPlan] = []

@@ -16,10 +16,13 @@ enum BrokerBench {
     static func run(walkers count: Int, window: Double, lead: Double) async throws -> Bool {
         // Production logging (not every packet) and production in-flight window; a queue big
         // enough that the observer's backlog is never dropped.
-        let broker = try await MosquittoBroker.start(extraConfig: "max_queued_messages 2000000\nmax_inflight_messages 100",
-                                                     logPackets: false)
+        let broker = try await MosquittoBroker.start(
+            extraConfig: "max_queued_messages 2000000\nmax_inflight_messages 100",
+            logPackets: false)
         defer { Task { await broker.shutdown() } }
-        print("watchdog-bench broker: \(count) walkers, deadlines spread over \(window) s, broker 127.0.0.1:\(broker.port)")
+        print(
+            "watchdog-bench broker: \(count) walkers, deadlines spread over \(window) s, broker 127.0.0.1:\(broker.port)"
+        )
         var logger = Logger(label: "bench")
         logger.logLevel = .error
 
@@ -28,8 +31,11 @@ enum BrokerBench {
 
         let (lateness, received, duplicates, unsent) = try await watchdogPhase(
             broker: broker, count: count, window: window, lead: lead, logger: logger)
-        print("watchdog (machine + heap + SQLite outbox + QoS 1): lateness deadline→PUBACK \(Measure.summary(lateness))")
-        print("escalations: \(lateness.count) acknowledged, \(received) distinct received by a subscriber, \(duplicates) duplicates, \(count - received) missed, \(unsent) unsent in the outbox")
+        print(
+            "watchdog (machine + heap + SQLite outbox + QoS 1): lateness deadline→PUBACK \(Measure.summary(lateness))")
+        print(
+            "escalations: \(lateness.count) acknowledged, \(received) distinct received by a subscriber, \(duplicates) duplicates, \(count - received) missed, \(unsent) unsent in the outbox"
+        )
         let b99 = Measure.percentile(baseline.sorted(), 99)
         let w99 = Measure.percentile(lateness.sorted(), 99)
         print(String(format: "ratio p99 watchdog/baseline: %.2f", w99 / b99))
@@ -37,19 +43,26 @@ enum BrokerBench {
     }
 
     static func client(_ broker: MosquittoBroker, _ id: String, logger: Logger) async throws -> MQTTClient {
-        let client = try MQTTClient(configuration: MQTTConfiguration(port: broker.port, clientID: id, cleanSession: true),
-                                    logger: logger)
+        let client = try MQTTClient(
+            configuration: MQTTConfiguration(port: broker.port, clientID: id, cleanSession: true),
+            logger: logger)
         try await client.connect()
         return client
     }
 
-    static func baselinePhase(broker: MosquittoBroker, count: Int, window: Double, logger: Logger) async throws -> [Double] {
+    static func baselinePhase(broker: MosquittoBroker, count: Int, window: Double, logger: Logger) async throws
+        -> [Double]
+    {
         let client = try await client(broker, "bench-baseline", logger: logger)
-        let status = try SafeWalkJSON.encode(WatchStatus(state: .alert, watching: true, since: 0, reason: .walkOverdue,
-                                                         level: .amber, walk: WalkPlan(destination: "Library", eta: 0)))
-        let escalation = try SafeWalkJSON.encode(EscalationEvent(
-            id: UUID().uuidString, walker: try WalkerID("w0"), reason: .walkOverdue, level: .amber, at: 0,
-            lastFix: FixSummary(lat: 30.28, lon: -97.73, acc: 5, tst: 0), walk: WalkPlan(destination: "Library", eta: 0)))
+        let status = try SafeWalkJSON.encode(
+            WatchStatus(
+                state: .alert, watching: true, since: 0, reason: .walkOverdue,
+                level: .amber, walk: WalkPlan(destination: "Library", eta: 0)))
+        let escalation = try SafeWalkJSON.encode(
+            EscalationEvent(
+                id: UUID().uuidString, walker: try WalkerID("w0"), reason: .walkOverdue, level: .amber, at: 0,
+                lastFix: FixSummary(lat: 30.28, lon: -97.73, acc: 5, tst: 0),
+                walk: WalkPlan(destination: "Library", eta: 0)))
         let start = ContinuousClock.now + .seconds(1)
         let deadlines = (0..<count).map { start + .seconds(window * Double($0) / Double(count)) }
         let samples = Samples()
@@ -61,7 +74,8 @@ enum BrokerBench {
                 while next < count, deadlines[next] <= now {
                     let n = next
                     group.addTask {
-                        async let s: Void = client.publish("bench/w\(n)/status", payload: status, qos: .atLeastOnce, retain: true)
+                        async let s: Void = client.publish(
+                            "bench/w\(n)/status", payload: status, qos: .atLeastOnce, retain: true)
                         try? await client.publish("bench/w\(n)/escalation", payload: escalation, qos: .atLeastOnce)
                         try? await s
                         let late = Measure.elapsed(since: deadlines[n])
@@ -75,11 +89,14 @@ enum BrokerBench {
         return samples.all
     }
 
-    static func watchdogPhase(broker: MosquittoBroker, count: Int, window: Double, lead: Double,
-                              logger: Logger) async throws -> ([Double], Int, Int, Int) {
+    static func watchdogPhase(
+        broker: MosquittoBroker, count: Int, window: Double, lead: Double,
+        logger: Logger
+    ) async throws -> ([Double], Int, Int, Int) {
         let directory = broker.directory.appendingPathComponent("watchdog-data")
-        let database = try SQLiteStore.open(directory: directory, fileName: "watchdog.sqlite",
-                                            migrator: WatchStore.migrator, logger: logger)
+        let database = try SQLiteStore.open(
+            directory: directory, fileName: "watchdog.sqlite",
+            migrator: WatchStore.migrator, logger: logger)
         let store = WatchStore(database: database)
         let clock = SystemWatchClock()
         let t0 = clock.now() + lead
@@ -88,10 +105,14 @@ enum BrokerBench {
         var watches: [Watch] = []
         for n in 0..<count {
             let walker = try WalkerID("w\(n)")
-            watches.append(Watch(walker: walker, timers: WatchTimers(watchedSince: t0 - lead, lastCheckInAt: t0 - lead,
-                                                                    lastMovedAt: t0 - lead, walkETA: eta(n)),
-                                 walk: WalkPlan(destination: "Library", eta: eta(n)), stateSince: t0 - lead,
-                                 lastFix: FixSummary(lat: 30.28, lon: -97.73, acc: 5, tst: t0 - lead)))
+            watches.append(
+                Watch(
+                    walker: walker,
+                    timers: WatchTimers(
+                        watchedSince: t0 - lead, lastCheckInAt: t0 - lead,
+                        lastMovedAt: t0 - lead, walkETA: eta(n)),
+                    walk: WalkPlan(destination: "Library", eta: eta(n)), stateSince: t0 - lead,
+                    lastFix: FixSummary(lat: 30.28, lon: -97.73, acc: 5, tst: t0 - lead)))
             if watches.count == 50_000 {
                 _ = try await store.commit(watches: watches, outbox: [])
                 watches = []
@@ -117,8 +138,10 @@ enum BrokerBench {
         let firing = Samples()
         let service = WatchdogService(
             bus: bus, store: store, clock: clock,
-            options: .init(prefix: "safewalk", thresholds: SafetyThresholds(
-                checkInInterval: 3_600, noReplyAfter: 3_600, noMovementAfter: 3_600, offlineGrace: 3_600)),
+            options: .init(
+                prefix: "safewalk",
+                thresholds: SafetyThresholds(
+                    checkInInterval: 3_600, noReplyAfter: 3_600, noMovementAfter: 3_600, offlineGrace: 3_600)),
             reporter: RejectionReporter(service: .watchdog, prefix: "safewalk", bus: bus, logger: logger),
             logger: logger,
             observer: { row, ackedAt in

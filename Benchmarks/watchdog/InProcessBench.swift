@@ -13,7 +13,9 @@ enum InProcessBench {
         let machine = WatchMachine(thresholds: thresholds)
         let walkers = (0..<count).map { try! WalkerID("w\($0)") }
         let t0: EpochSeconds = 1_700_000_000
-        print("watchdog-bench inprocess: \(count) watches, \(events) events; MemoryLayout<Watch>.size = \(MemoryLayout<Watch>.size) B")
+        print(
+            "watchdog-bench inprocess: \(count) watches, \(events) events; MemoryLayout<Watch>.size = \(MemoryLayout<Watch>.size) B"
+        )
 
         // Memory: every walker on a walk, with a last fix.
         let before = Measure.residentBytes()
@@ -22,14 +24,17 @@ enum InProcessBench {
         let fillSeconds = Measure.seconds {
             for (n, walker) in walkers.enumerated() {
                 let now = t0 + Double(n) * 1e-4
-                _ = engine.handle(.action(Action(id: "s\(n)", kind: .startWalk(destination: "Library", minutes: 20))),
-                                  for: walker, now: now)
+                _ = engine.handle(
+                    .action(Action(id: "s\(n)", kind: .startWalk(destination: "Library", minutes: 20))),
+                    for: walker, now: now)
                 _ = engine.handle(position(now, moved: true), for: walker, now: now)
             }
         }
         let after = Measure.residentBytes()
-        print(String(format: "memory: RSS %@ -> %@, %.0f bytes per active watch (engine + heap); filled in %.2f s",
-                     Measure.mb(before), Measure.mb(after), Double(after - before) / Double(count), fillSeconds))
+        print(
+            String(
+                format: "memory: RSS %@ -> %@, %.0f bytes per active watch (engine + heap); filled in %.2f s",
+                Measure.mb(before), Measure.mb(after), Double(after - before) / Double(count), fillSeconds))
 
         // Throughput: positions (every 4th moved), replies and imSafe, spread over all walkers,
         // with time advancing so deadlines really come due and fire through the heap.
@@ -40,12 +45,13 @@ enum InProcessBench {
         let engineSeconds = Measure.seconds {
             for (i, n) in order.enumerated() {
                 now += 1e-4
-                let event: WatchEvent = switch i % 8 {
-                case 0, 2, 4, 6: position(now, moved: i % 4 == 0)
-                case 1, 5: .reply(text: "I'm okay 👍")
-                case 3: .action(Action(id: "i\(i)", kind: .imSafe))
-                default: .presence(.online)
-                }
+                let event: WatchEvent =
+                    switch i % 8 {
+                    case 0, 2, 4, 6: position(now, moved: i % 4 == 0)
+                    case 1, 5: .reply(text: "I'm okay 👍")
+                    case 3: .action(Action(id: "i\(i)", kind: .imSafe))
+                    default: .presence(.online)
+                    }
                 _ = engine.handle(event, for: walkers[n], now: now)
                 if i % 1_000 == 0 { fired += engine.fireDue(now: now).count }
             }
@@ -63,8 +69,11 @@ enum InProcessBench {
         }
         let engineRate = Double(events) / engineSeconds
         let bareRate = Double(events) / bareSeconds
-        print(String(format: "events: machine + scheduler %.0f events/s (%.2f s; %d timer steps fired, heap %d entries); bare machine %.0f events/s; ratio %.2f",
-                     engineRate, engineSeconds, fired, engine.scheduledEntries, bareRate, engineRate / bareRate))
+        print(
+            String(
+                format:
+                    "events: machine + scheduler %.0f events/s (%.2f s; %d timer steps fired, heap %d entries); bare machine %.0f events/s; ratio %.2f",
+                engineRate, engineSeconds, fired, engine.scheduledEntries, bareRate, engineRate / bareRate))
         bare = []
 
         // Restore: write every watch to a real SQLite file, then time loading + scheduling them.
@@ -92,14 +101,18 @@ enum InProcessBench {
             restored.reserve(loaded.count)
             for watch in loaded { restored.restore(watch) }
         }
-        print(String(format: "restore: %d watches loaded and scheduled in %.2f s (raw row scan of the same table %.2f s, ratio %.1f); written in %.2f s",
-                     restored.count, restoreSeconds, rawSeconds, restoreSeconds / rawSeconds, writeSeconds))
+        print(
+            String(
+                format:
+                    "restore: %d watches loaded and scheduled in %.2f s (raw row scan of the same table %.2f s, ratio %.1f); written in %.2f s",
+                restored.count, restoreSeconds, rawSeconds, restoreSeconds / rawSeconds, writeSeconds))
         precondition(restored.count == count)
     }
 
     static func position(_ now: EpochSeconds, moved: Bool) -> WatchEvent {
-        .position(PositionUpdate(fix: LocationFix(lat: 30.28, lon: -97.73, tst: now, acc: 5), moved: moved,
-                                 lastMovedAt: now))
+        .position(
+            PositionUpdate(
+                fix: LocationFix(lat: 30.28, lon: -97.73, tst: now, acc: 5), moved: moved,
+                lastMovedAt: now))
     }
 }
-

@@ -31,9 +31,10 @@ enum Measure {
 
     static func summary(_ samples: [Double]) -> String {
         let sorted = samples.sorted()
-        return String(format: "p50 %.1f ms, p99 %.1f ms, max %.1f ms (n=%d)",
-                      percentile(sorted, 50) * 1000, percentile(sorted, 99) * 1000, (sorted.last ?? .nan) * 1000,
-                      sorted.count)
+        return String(
+            format: "p50 %.1f ms, p99 %.1f ms, max %.1f ms (n=%d)",
+            percentile(sorted, 50) * 1000, percentile(sorted, 99) * 1000, (sorted.last ?? .nan) * 1000,
+            sorted.count)
     }
 
     static func mb(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }

@@ -47,7 +47,8 @@ extension MQTTClient {
             for waiter in waiters { waiter.resume(throwing: refusal) }
             return
         }
-        let (waiters, failed) = state.withLock { state -> ([CheckedContinuation<Void, any Error>], [(CheckedContinuation<Void, any Error>, MQTTError)]) in
+        let (waiters, failed) = state.withLock {
+            state -> ([CheckedContinuation<Void, any Error>], [(CheckedContinuation<Void, any Error>, MQTTError)]) in
             guard state.phase != .closed else { return ([], []) }
             state.phase = .connected
             state.connects += 1
@@ -72,8 +73,11 @@ extension MQTTClient {
             return (state.connectWaiters, failed)
         }
         configuration.observer?.didConnect(sessionPresent: sessionPresent)
-        logger.info("connected to broker", metadata: [
-            "host": "\(configuration.host)", "port": "\(configuration.port)", "sessionPresent": "\(sessionPresent)"])
+        logger.info(
+            "connected to broker",
+            metadata: [
+                "host": "\(configuration.host)", "port": "\(configuration.port)", "sessionPresent": "\(sessionPresent)",
+            ])
         for waiter in waiters { waiter.resume() }
         for (waiter, error) in failed { waiter.resume(throwing: error) }
     }
@@ -88,8 +92,11 @@ extension MQTTClient {
         }
         if unexpected {
             configuration.observer?.didLoseConnection()
-            logger.warning("connection to broker lost, reconnecting", metadata: [
-                "reason": "\(MosquittoLibrary.message(for: returnCode))"])
+            logger.warning(
+                "connection to broker lost, reconnecting",
+                metadata: [
+                    "reason": "\(MosquittoLibrary.message(for: returnCode))"
+                ])
         }
     }
 
@@ -116,12 +123,15 @@ extension MQTTClient {
 
     private func didReceive(_ raw: mosquitto_message) {
         // libmosquitto frees the payload after we return: copy it now.
-        let payload = raw.payloadlen > 0 && raw.payload != nil
+        let payload =
+            raw.payloadlen > 0 && raw.payload != nil
             ? Data(bytes: raw.payload, count: Int(raw.payloadlen)) : Data()
-        let message = MQTTMessage(topic: String(cString: raw.topic), payload: payload,
-                                  qos: QoS(rawValue: raw.qos) ?? .atMostOnce, retain: raw.retain)
+        let message = MQTTMessage(
+            topic: String(cString: raw.topic), payload: payload,
+            qos: QoS(rawValue: raw.qos) ?? .atMostOnce, retain: raw.retain)
         let buffers = state.withLock { state in
-            let matching = state.registrations.values.filter { mqttTopic(message.topic, matches: $0.filter) }.map(\.buffer)
+            let matching = state.registrations.values.filter { mqttTopic(message.topic, matches: $0.filter) }.map(
+                \.buffer)
             if matching.isEmpty { state.keepUnclaimed(message, logger: logger) }
             return matching
         }

@@ -9,21 +9,24 @@ extension MQTTClient {
             try check(mosquitto_username_pw_set(handle, username, config.password), "username/password")
         }
         if let tls = config.tls {
-            try check(mosquitto_tls_set(handle, tls.caFile, nil, tls.certificateFile, tls.keyFile, nil),
-                      "TLS files (ca \(tls.caFile))")
+            try check(
+                mosquitto_tls_set(handle, tls.caFile, nil, tls.certificateFile, tls.keyFile, nil),
+                "TLS files (ca \(tls.caFile))")
             if tls.allowInsecureHostname {
                 try check(mosquitto_tls_insecure_set(handle, true), "TLS insecure mode")
             }
         }
         if let will = config.lastWill {
             let rc = will.payload.withUnsafeBytes { bytes in
-                mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes.baseAddress,
-                                   will.qos.rawValue, will.retain)
+                mosquitto_will_set(
+                    handle, will.topic, Int32(bytes.count), bytes.baseAddress,
+                    will.qos.rawValue, will.retain)
             }
             guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw MosquittoLibrary.error(rc, topic: will.topic) }
         }
-        try check(mosquitto_reconnect_delay_set(handle, config.reconnectDelayMin, config.reconnectDelayMax, true),
-                  "reconnect delay")
+        try check(
+            mosquitto_reconnect_delay_set(handle, config.reconnectDelayMin, config.reconnectDelayMax, true),
+            "reconnect delay")
         try check(mosquitto_max_inflight_messages_set(handle, config.maxInflightMessages), "max in-flight")
     }
 

@@ -36,7 +36,9 @@ extension MQTTClient {
                 switch box.get() {
                 case .sent(let mid): return state.publishWaiters.removeValue(forKey: mid)
                 case .queued(let ticket):
-                    guard let index = state.offlinePublishes.firstIndex(where: { $0.ticket == ticket }) else { return nil }
+                    guard let index = state.offlinePublishes.firstIndex(where: { $0.ticket == ticket }) else {
+                        return nil
+                    }
                     return state.offlinePublishes.remove(at: index).waiter
                 case nil: return nil
                 }
@@ -46,16 +48,23 @@ extension MQTTClient {
         configuration.observer?.didPublish(topic: message.topic, qos: message.qos)
     }
 
-    enum SendOutcome { case sent(Int32), queued(UInt64), failed(MQTTError) }
+    enum SendOutcome {
+        case sent(Int32)
+        case queued(UInt64)
+        case failed(MQTTError)
+    }
 
     /// Hands a QoS 1/2 message to libmosquitto, or parks it until the next connect when offline
     /// (libmosquitto refuses publishes while disconnected). Call with the state lock held.
-    func sendLocked(_ message: MQTTMessage, waiter: CheckedContinuation<Void, any Error>,
-                    state: inout MQTTClientState) -> SendOutcome {
+    func sendLocked(
+        _ message: MQTTMessage, waiter: CheckedContinuation<Void, any Error>,
+        state: inout MQTTClientState
+    ) -> SendOutcome {
         var mid: Int32 = 0
         let rc = message.payload.withUnsafeBytes { bytes in
-            mosquitto_publish(handle, &mid, message.topic, Int32(bytes.count), bytes.baseAddress,
-                              message.qos.rawValue, message.retain)
+            mosquitto_publish(
+                handle, &mid, message.topic, Int32(bytes.count), bytes.baseAddress,
+                message.qos.rawValue, message.retain)
         }
         switch rc {
         case MOSQ_ERR_SUCCESS.rawValue:
@@ -75,7 +84,9 @@ extension MQTTClient {
     /// retained message published before the call is delivered to the returned sequence. While
     /// disconnected, the subscription is made on the next connect and this waits for it.
     public func subscribe(_ filter: String, qos: QoS = .atLeastOnce) async throws -> MQTTSubscription {
-        guard mosquitto_sub_topic_check(filter) == MOSQ_ERR_SUCCESS.rawValue else { throw MQTTError.invalidTopic(filter) }
+        guard mosquitto_sub_topic_check(filter) == MOSQ_ERR_SUCCESS.rawValue else {
+            throw MQTTError.invalidTopic(filter)
+        }
         let id: UInt64 = state.withLock { state in
             defer { state.nextRegistrationID += 1 }
             return state.nextRegistrationID
@@ -132,7 +143,10 @@ extension MQTTClient {
 /// Where a publish is (on the wire with a message id, or parked offline), shared between the
 /// publishing task and its cancellation handler.
 final class PublishTicketBox: Sendable {
-    enum Ticket { case sent(Int32), queued(UInt64) }
+    enum Ticket {
+        case sent(Int32)
+        case queued(UInt64)
+    }
     private let value = Mutex<Ticket?>(nil)
     func set(_ ticket: Ticket) { value.withLock { $0 = ticket } }
     func get() -> Ticket? { value.withLock { $0 } }

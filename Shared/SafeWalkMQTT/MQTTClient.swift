@@ -103,7 +103,8 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
         var warned = false
         while true {
             let rc = await blocking { [configuration] handle in
-                mosquitto_connect(handle.pointer, configuration.host, Int32(configuration.port), configuration.keepAliveSeconds)
+                mosquitto_connect(
+                    handle.pointer, configuration.host, Int32(configuration.port), configuration.keepAliveSeconds)
             }
             guard state.withLock({ $0.phase }) != .closed else {
                 mosquitto_disconnect(handle)
@@ -116,9 +117,12 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
                 throw MosquittoLibrary.error(rc)
             }
             if !warned {
-                logger.warning("broker not reachable yet, retrying", metadata: [
-                    "host": "\(configuration.host)", "port": "\(configuration.port)",
-                    "error": "\(MosquittoLibrary.message(for: rc))"])
+                logger.warning(
+                    "broker not reachable yet, retrying",
+                    metadata: [
+                        "host": "\(configuration.host)", "port": "\(configuration.port)",
+                        "error": "\(MosquittoLibrary.message(for: rc))",
+                    ])
                 warned = true
             }
             try await Task.sleep(for: .seconds(delay))
@@ -127,7 +131,9 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
         selfRetain.withLock { $0 = Unmanaged.passRetained(self) }
         let loop = mosquitto_loop_start(handle)
         guard loop == MOSQ_ERR_SUCCESS.rawValue else {
-            selfRetain.withLock { $0?.release(); $0 = nil }
+            selfRetain.withLock {
+                $0?.release(); $0 = nil
+            }
             state.withLock { $0.phase = .closed }
             throw MosquittoLibrary.error(loop)
         }
@@ -163,7 +169,9 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
             }
         }
         failEverything()
-        selfRetain.withLock { $0?.release(); $0 = nil }
+        selfRetain.withLock {
+            $0?.release(); $0 = nil
+        }
         logger.debug("MQTT client shut down")
     }
 

@@ -8,8 +8,10 @@ public struct MQTTConfiguration: Sendable {
         /// Skips host name verification. Only for tests against self-signed certificates.
         public var allowInsecureHostname: Bool
 
-        public init(caFile: String, certificateFile: String? = nil, keyFile: String? = nil,
-                    allowInsecureHostname: Bool = false) {
+        public init(
+            caFile: String, certificateFile: String? = nil, keyFile: String? = nil,
+            allowInsecureHostname: Bool = false
+        ) {
             self.caFile = caFile
             self.certificateFile = certificateFile
             self.keyFile = keyFile

@@ -1,7 +1,8 @@
 import CMosquitto
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `mosquitto_lib_init` must run once per process before any handle is made.

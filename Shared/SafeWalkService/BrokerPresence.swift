@@ -17,7 +17,8 @@ struct BrokerPresence: Service {
         // With the broker gone the acknowledgement never comes: a stop must not hang on it.
         let announced = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
-                (try? await client.publish(MQTTMessage(topic: topic, payload: Presence.offline.payload, retain: true))) != nil
+                (try? await client.publish(MQTTMessage(topic: topic, payload: Presence.offline.payload, retain: true)))
+                    != nil
             }
             group.addTask {
                 try? await Task.sleep(for: .seconds(2))

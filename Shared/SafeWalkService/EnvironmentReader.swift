@@ -19,7 +19,9 @@ public struct EnvironmentReader: Sendable {
         string(name) ?? fallback
     }
 
-    public func integer(_ name: String, default fallback: Int, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+    public func integer(_ name: String, default fallback: Int, in range: ClosedRange<Int>) throws(ConfigurationError)
+        -> Int
+    {
         guard let raw = string(name) else { return fallback }
         guard let value = Int(raw), range.contains(value) else {
             throw .invalid(name: name, value: raw, expected: "an integer in \(range.lowerBound)...\(range.upperBound)")
@@ -32,8 +34,10 @@ public struct EnvironmentReader: Sendable {
         try positiveNumber(name, default: fallback, expected: "a number of seconds greater than 0")
     }
 
-    public func positiveNumber(_ name: String, default fallback: Double,
-                               expected: String = "a number greater than 0") throws(ConfigurationError) -> Double {
+    public func positiveNumber(
+        _ name: String, default fallback: Double,
+        expected: String = "a number greater than 0"
+    ) throws(ConfigurationError) -> Double {
         guard let raw = string(name) else { return fallback }
         guard let value = Double(raw), value.isFinite, value > 0 else {
             throw .invalid(name: name, value: raw, expected: expected)

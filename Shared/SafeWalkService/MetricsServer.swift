@@ -29,7 +29,8 @@ struct MetricsServer: Service {
                     }
                 }
         } catch {
-            logger.error("metrics endpoint unavailable", metadata: ["host": "\(host)", "port": "\(port)", "error": "\(error)"])
+            logger.error(
+                "metrics endpoint unavailable", metadata: ["host": "\(host)", "port": "\(port)", "error": "\(error)"])
             try? await gracefulShutdown()
             return
         }
@@ -60,7 +61,8 @@ struct MetricsServer: Service {
                     headers.add(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
                     headers.add(name: "Content-Length", value: "\(body.count)")
                     headers.add(name: "Connection", value: "close")
-                    try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)))
+                    try await outbound.write(
+                        .head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)))
                     try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
                     try await outbound.write(.end(nil))
                     return

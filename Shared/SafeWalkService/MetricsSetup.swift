@@ -16,7 +16,8 @@ enum MetricsSetup {
         // Escalation lateness and SQLite latency matter in the 1 ms – 10 s range.
         factory.defaultDurationHistogramBuckets = [
             .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
-            .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10),
+            .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5),
+            .seconds(10),
         ]
         MetricsSystem.bootstrap(factory)
         return registry

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
+import SafeWalkCore
 import SafeWalkMQTT
 import ServiceLifecycle
-import SafeWalkCore
 
 /// The whole of each executable's `main`: configuration, logging, broker connection, then the
 /// service's own parts in a `ServiceGroup` that stops gracefully on SIGTERM or SIGINT.
@@ -60,8 +60,11 @@ public enum ServiceRunner {
         var mqtt = configuration.mqtt
         mqtt.observer = BrokerMetrics(service: configuration.service, prefix: configuration.topicPrefix)
         let client = try MQTTClient(configuration: mqtt, logger: logger)
-        logger.info("connecting to broker", metadata: [
-            "host": "\(configuration.mqtt.host)", "port": "\(configuration.mqtt.port)"])
+        logger.info(
+            "connecting to broker",
+            metadata: [
+                "host": "\(configuration.mqtt.host)", "port": "\(configuration.mqtt.port)",
+            ])
         try await client.connect()
         let context = ServiceContext(configuration: configuration, bus: client, logger: logger)
         let parts: [any Service]
@@ -71,13 +74,16 @@ public enum ServiceRunner {
             await client.shutdown()
             throw error
         }
-        try await client.publish(MQTTMessage(topic: configuration.statusTopic, payload: Presence.online.payload, retain: true))
+        try await client.publish(
+            MQTTMessage(topic: configuration.statusTopic, payload: Presence.online.payload, retain: true))
         logger.info("ready", metadata: ["statusTopic": "\(configuration.statusTopic)"])
         let presence = BrokerPresence(client: client, topic: configuration.statusTopic, logger: logger)
         var observability: [any Service] = []
         if let port = configuration.metricsPort {
-            observability.append(MetricsServer(host: configuration.metricsHost, port: port, registry: registry,
-                                               isHealthy: { client.isConnected }, logger: logger))
+            observability.append(
+                MetricsServer(
+                    host: configuration.metricsHost, port: port, registry: registry,
+                    isHealthy: { client.isConnected }, logger: logger))
         }
         var groupConfiguration = ServiceGroupConfiguration(
             services: ([presence] + observability + parts).map { .init(service: $0) },

@@ -10,8 +10,10 @@ public enum SQLiteStore {
     ///   - directory: `SAFEWALK_DATA_DIR`; created if missing.
     ///   - fileName: e.g. `watchdog.sqlite`.
     ///   - migrator: the service's schema, applied before anything else touches the file.
-    public static func open(directory: URL, fileName: String, migrator: DatabaseMigrator,
-                            logger: Logger) throws -> DatabasePool {
+    public static func open(
+        directory: URL, fileName: String, migrator: DatabaseMigrator,
+        logger: Logger
+    ) throws -> DatabasePool {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent(fileName).path
         var configuration = Configuration()

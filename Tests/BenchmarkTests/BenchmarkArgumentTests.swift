@@ -1,7 +1,8 @@
 import ArgumentParser
+import Testing
+
 @testable import e2e_load_bench
 @testable import location_ingest_bench
-import Testing
 @testable import watchdog_bench
 
 /// The benchmarks' command lines: every documented command parses, and a misspelt option is an
@@ -31,7 +32,8 @@ import Testing
     }
 
     @Test func locationIngestBenchTakesFlagsNotEnvironmentVariables() throws {
-        let bench = try #require(try LocationIngestBench.parseAsRoot(["--rounds", "5", "--walkers", "10"]) as? LocationIngestBench)
+        let bench = try #require(
+            try LocationIngestBench.parseAsRoot(["--rounds", "5", "--walkers", "10"]) as? LocationIngestBench)
         #expect(bench.rounds == 5 && bench.walkers == 10 && bench.fixesPerWalker == 200 && bench.publishers == 4)
         #expect(!parses(LocationIngestBench.self, ["--round", "5"]))
     }

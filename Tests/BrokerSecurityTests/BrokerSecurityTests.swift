@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
 
 /// The project's own mosquitto.conf and acl, on a real broker: who may connect, write and read.
 @Suite("Broker authentication and ACLs")
@@ -21,8 +21,9 @@ struct BrokerSecurityTests {
         var logger = Logger(label: "security-test")
         logger.logLevel = .critical
         let client = try MQTTClient(
-            configuration: MQTTConfiguration(port: broker.port, clientID: "intruder-\(UUID().uuidString.prefix(6))",
-                                             username: user, password: password),
+            configuration: MQTTConfiguration(
+                port: broker.port, clientID: "intruder-\(UUID().uuidString.prefix(6))",
+                username: user, password: password),
             logger: logger)
         defer { Task { await client.shutdown() } }
         do {

@@ -1,11 +1,12 @@
+import CompanionChatKit
 import Foundation
 import SafeWalkCore
 import SafeWalkMQTT
-import Testing
 import TestSupport
-import CompanionChatKit
+import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real `companion-chat` executable, a real Mosquitto and the fake Gemini on loopback.
@@ -18,7 +19,9 @@ import Glibc
         let chat: MQTTSubscription
 
         func send(_ message: MQTTMessage) async throws { try await client.publish(message) }
-        func nextChat() async throws -> ChatMessage { try Fixture.chat(try #require(await chat.first(1, within: 15).first)) }
+        func nextChat() async throws -> ChatMessage {
+            try Fixture.chat(try #require(await chat.first(1, within: 15).first))
+        }
     }
 
     func withStack(apiKey: Bool, _ body: (Stack) async throws -> Void) async throws {
@@ -26,14 +29,16 @@ import Glibc
         let fake = try await FakeGeminiServer.start()
         var environment = [
             "SAFEWALK_MQTT_PORT": "\(broker.port)", "SAFEWALK_DATA_DIR": broker.directory.path,
-            "SAFEWALK_GEMINI_BASE_URL": fake.baseURL, "SAFEWALK_GEMINI_TIMEOUT": "5", "SAFEWALK_LOG_LEVEL": "debug", "SAFEWALK_METRICS_PORT": "off",
+            "SAFEWALK_GEMINI_BASE_URL": fake.baseURL, "SAFEWALK_GEMINI_TIMEOUT": "5", "SAFEWALK_LOG_LEVEL": "debug",
+            "SAFEWALK_METRICS_PORT": "off",
         ]
         if apiKey { environment["GEMINI_API_KEY"] = fake.apiKey }
         let client = try await broker.client()
         let online = try await client.subscribe("safewalk/_service/companion-chat", qos: .atLeastOnce)
         let chat = try await client.subscribe("safewalk/+/chat", qos: .atLeastOnce)
-        let process = try ChildProcess(try Executables.product("companion-chat").path, [], environment: environment,
-                                       logFile: broker.directory.appendingPathComponent("companion-chat.log"))
+        let process = try ChildProcess(
+            try Executables.product("companion-chat").path, [], environment: environment,
+            logFile: broker.directory.appendingPathComponent("companion-chat.log"))
         let stack = Stack(broker: broker, fake: fake, process: process, client: client, chat: chat)
         do {
             let status = try await online.first(1, within: 15)

@@ -1,11 +1,12 @@
 import AsyncHTTPClient
-@testable import CompanionChatKit
 import Foundation
 import Logging
 import SafeWalkCore
 import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
+
+@testable import CompanionChatKit
 
 /// The service over an in-memory bus: validation, ordering, independence of walkers, and the
 /// canned answer whenever the model fails.
@@ -25,8 +26,10 @@ import TestSupport
         }
     }
 
-    func withService(model: any ChatModel, settings: CompanionChatSettings = Fixture.settings(),
-                     _ body: @escaping @Sendable (Running) async throws -> Void) async throws {
+    func withService(
+        model: any ChatModel, settings: CompanionChatSettings = Fixture.settings(),
+        _ body: @escaping @Sendable (Running) async throws -> Void
+    ) async throws {
         let bus = InMemoryMessageBus()
         let chat = try await bus.subscribe("safewalk/+/chat", qos: .atLeastOnce)
         let rejected = try await bus.subscribe("safewalk/_rejected/+", qos: .atMostOnce)
@@ -71,7 +74,10 @@ import TestSupport
             _ = try await run.next()
             try await run.send(Fixture.reply("alice", "bit cold out here"))
             #expect(try await run.next().first?.message.text == "model says hi to: bit cold out here")
-            #expect(model.calls == [[ChatTurn(.companion, CompanionText.checkIns[0]), ChatTurn(.walker, "bit cold out here")]])
+            #expect(
+                model.calls == [
+                    [ChatTurn(.companion, CompanionText.checkIns[0]), ChatTurn(.walker, "bit cold out here")]
+                ])
             #expect(run.service.stats.messages(.model) == 1)
         }
     }
@@ -113,8 +119,9 @@ import TestSupport
             await model.waitForCalls(1)
             // Replies only: prompts come from another publisher on another topic, so no order
             // exists between a prompt and a reply.
-            try await run.send(Fixture.reply("alice", QuickReply.okay.text), Fixture.reply("alice", "third"),
-                               Fixture.reply("alice", QuickReply.almostHome.text))
+            try await run.send(
+                Fixture.reply("alice", QuickReply.okay.text), Fixture.reply("alice", "third"),
+                Fixture.reply("alice", QuickReply.almostHome.text))
             model.release("first")
             let texts = try await run.next(4).map(\.message.text)
             #expect(texts == ["model: first", QuickReply.okay.answer, "model: third", QuickReply.almostHome.answer])
@@ -130,7 +137,9 @@ import TestSupport
                 Fixture.reply("alice", String(repeating: "x", count: 5000)),
                 Fixture.reply("bob", QuickReply.okay.text))
             #expect(try await run.next().first?.topic == "safewalk/bob/chat")
-            let reports = try await run.rejected.first(4).map { try SafeWalkJSON.decode(Rejection.self, from: $0.payload) }
+            let reports = try await run.rejected.first(4).map {
+                try SafeWalkJSON.decode(Rejection.self, from: $0.payload)
+            }
             #expect(reports.map(\.reason).sorted() == ["invalid_topic", "malformed", "missing_field", "text_too_long"])
             #expect(reports.allSatisfy { $0.service == .companionChat })
             #expect(run.service.reporter.total == 4)

@@ -1,24 +1,31 @@
 import AsyncHTTPClient
-@testable import CompanionChatKit
 import Foundation
 import Logging
 import SafeWalkCore
 import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
+
+@testable import CompanionChatKit
 
 /// The service with the production GeminiClient against the fake Gemini: what the walker sees
 /// when Google misbehaves.
 @Suite struct CompanionWithGeminiTests {
-    func withStack(timeout: Duration = .seconds(10),
-                   _ body: @escaping @Sendable (FakeGeminiServer, ManualClock, InMemoryMessageBus, MQTTSubscription, CompanionChatService) async throws -> Void)
+    func withStack(
+        timeout: Duration = .seconds(10),
+        _ body:
+            @escaping @Sendable (
+                FakeGeminiServer, ManualClock, InMemoryMessageBus, MQTTSubscription, CompanionChatService
+            ) async throws -> Void
+    )
         async throws
     {
         let fake = try await FakeGeminiServer.start()
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         let clock = ManualClock()
         let settings = Fixture.settings(timeout: timeout, key: fake.apiKey, baseURL: fake.baseURL)
-        let model = GeminiClient(http: http, configuration: settings.gemini, clock: clock, logger: Logger(label: "test.gemini"))
+        let model = GeminiClient(
+            http: http, configuration: settings.gemini, clock: clock, logger: Logger(label: "test.gemini"))
         let bus = InMemoryMessageBus()
         let chat = try await bus.subscribe("safewalk/+/chat", qos: .atLeastOnce)
         let service = try await CompanionChatService.subscribe(
@@ -42,7 +49,9 @@ import TestSupport
         try await withStack { fake, _, bus, chat, _ in
             fake.script(.answer("Walking with you. Stay where it's bright."))
             try await bus.publish(Fixture.reply("alice", "it's so dark here"))
-            #expect(try Fixture.chat(try #require(await chat.first(1).first)).text == "Walking with you. Stay where it's bright.")
+            #expect(
+                try Fixture.chat(try #require(await chat.first(1).first)).text
+                    == "Walking with you. Stay where it's bright.")
         }
     }
 

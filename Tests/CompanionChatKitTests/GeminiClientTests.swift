@@ -1,9 +1,10 @@
 import AsyncHTTPClient
-@testable import CompanionChatKit
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
+
+@testable import CompanionChatKit
 
 /// The production ``GeminiClient`` against ``FakeGeminiServer`` on loopback. Time is a
 /// ``ManualClock``: retry waits and the timeout happen when the test advances it.
@@ -16,15 +17,19 @@ import TestSupport
         let clock: ManualClock
 
         func reply() async -> Result<String, ChatModelError> {
-            do { return .success(try await client.reply(to: GeminiClientTests.conversation)) } catch { return .failure(error) }
+            do { return .success(try await client.reply(to: GeminiClientTests.conversation)) } catch {
+                return .failure(error)
+            }
         }
 
         func instant(_ duration: Duration) -> ManualClock.Instant { .init(offset: duration) }
     }
 
-    func withHarness(timeout: Duration = .seconds(10), backoff: Duration = .zero, key: String?? = .none,
-                     baseURL: String? = nil,
-                     _ body: @escaping @Sendable (Harness) async throws -> Void) async throws {
+    func withHarness(
+        timeout: Duration = .seconds(10), backoff: Duration = .zero, key: String?? = .none,
+        baseURL: String? = nil,
+        _ body: @escaping @Sendable (Harness) async throws -> Void
+    ) async throws {
         let fake = try await FakeGeminiServer.start()
         // AsyncHTTPClient keeps retrying a refused connection until its connect timeout: keep it
         // short, since a ManualClock deadline never fires on its own.
@@ -35,9 +40,12 @@ import TestSupport
             apiKey: key ?? fake.apiKey, baseURL: baseURL ?? fake.baseURL, timeout: timeout,
             retry: RetryPolicy(backoff: backoff, minimumAttempt: .seconds(1)))
         let clock = ManualClock()
-        let client = GeminiClient(http: http, configuration: configuration, clock: clock, logger: Logger(label: "test.gemini"))
+        let client = GeminiClient(
+            http: http, configuration: configuration, clock: clock, logger: Logger(label: "test.gemini"))
         do {
-            try await withTimeout(20, "gemini client test") { try await body(Harness(client: client, fake: fake, clock: clock)) }
+            try await withTimeout(20, "gemini client test") {
+                try await body(Harness(client: client, fake: fake, clock: clock))
+            }
         } catch {
             try? await http.shutdown()
             await fake.shutdown()
@@ -166,8 +174,12 @@ import TestSupport
 
     @Test func aWrongKeyIsRejectedAndNotRetried() async throws {
         try await withHarness(key: "wrong-key") { h in
-            #expect(await h.reply() == .failure(.rejected(
-                code: 400, status: "INVALID_ARGUMENT", message: "API key not valid. Please pass a valid API key.")))
+            #expect(
+                await h.reply()
+                    == .failure(
+                        .rejected(
+                            code: 400, status: "INVALID_ARGUMENT",
+                            message: "API key not valid. Please pass a valid API key.")))
             #expect(h.fake.requests.count == 1)
         }
     }

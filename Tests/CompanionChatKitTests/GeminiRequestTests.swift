@@ -1,8 +1,9 @@
-@testable import CompanionChatKit
 import Foundation
 import SafeWalkCore
 import SafeWalkService
 import Testing
+
+@testable import CompanionChatKit
 
 @Suite struct GeminiRequestTests {
     /// Encodes with the production encoder and reads back as untyped JSON: the wire shape.
@@ -17,7 +18,10 @@ import Testing
         let json = try wire([ChatTurn(.walker, "hi"), ChatTurn(.companion, "hello!"), ChatTurn(.walker, "it's dark")])
         let contents = try #require(json["contents"] as? [[String: Any]])
         #expect(contents.map { $0["role"] as? String } == ["user", "model", "user"])
-        #expect(contents.map { (($0["parts"] as? [[String: Any]])?.first?["text"]) as? String } == ["hi", "hello!", "it's dark"])
+        #expect(
+            contents.map { (($0["parts"] as? [[String: Any]])?.first?["text"]) as? String } == [
+                "hi", "hello!", "it's dark",
+            ])
         let system = try #require(json["systemInstruction"] as? [String: Any])
         #expect(system["role"] == nil)
         #expect((system["parts"] as? [[String: Any]])?.first?["text"] as? String == "be kind")
@@ -30,12 +34,16 @@ import Testing
 
     @Test func turnsAlternateAndStartWithTheWalker() throws {
         let json = try wire([
-            ChatTurn(.companion, "Just checking in!"), ChatTurn(.walker, "ok"), ChatTurn(.walker, "actually, a car slowed down"),
+            ChatTurn(.companion, "Just checking in!"), ChatTurn(.walker, "ok"),
+            ChatTurn(.walker, "actually, a car slowed down"),
         ])
         let contents = try #require(json["contents"] as? [[String: Any]])
         #expect(contents.count == 1)
         #expect(contents[0]["role"] as? String == "user")
-        #expect((contents[0]["parts"] as? [[String: Any]])?.compactMap { $0["text"] as? String } == ["ok", "actually, a car slowed down"])
+        #expect(
+            (contents[0]["parts"] as? [[String: Any]])?.compactMap { $0["text"] as? String } == [
+                "ok", "actually, a car slowed down",
+            ])
     }
 
     @Test func theSystemInstructionKeepsTheCompanionBriefAndPointsToHelp() {
@@ -50,15 +58,18 @@ import Testing
     @Test func defaultsMatchTheDesign() throws {
         let configuration = try GeminiConfiguration(environment: EnvironmentReader([:]))
         #expect(configuration.apiKey == nil)
-        #expect(configuration.endpoint == "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent")
+        #expect(
+            configuration.endpoint
+                == "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent")
         #expect(configuration.timeout == .seconds(10))
     }
 
     @Test func environmentOverridesEverySetting() throws {
-        let configuration = try GeminiConfiguration(environment: EnvironmentReader([
-            "GEMINI_API_KEY": "sekret", "SAFEWALK_GEMINI_BASE_URL": "http://127.0.0.1:8080/",
-            "SAFEWALK_GEMINI_MODEL": "models/gemini-1.5-flash-8b", "SAFEWALK_GEMINI_TIMEOUT": "2.5",
-        ]))
+        let configuration = try GeminiConfiguration(
+            environment: EnvironmentReader([
+                "GEMINI_API_KEY": "sekret", "SAFEWALK_GEMINI_BASE_URL": "http://127.0.0.1:8080/",
+                "SAFEWALK_GEMINI_MODEL": "models/gemini-1.5-flash-8b", "SAFEWALK_GEMINI_TIMEOUT": "2.5",
+            ]))
         #expect(configuration.apiKey == "sekret")
         #expect(configuration.endpoint == "http://127.0.0.1:8080/v1beta/models/gemini-1.5-flash-8b:generateContent")
         #expect(configuration.timeout == .milliseconds(2500))
@@ -80,8 +91,10 @@ import Testing
     @Test func chatSettingsHaveDefaultsAndBounds() throws {
         let defaults = try CompanionChatSettings(environment: EnvironmentReader([:]))
         #expect(defaults.historyTurns == 12 && defaults.queueLimit == 32 && defaults.maxWalkers == 10_000)
-        let custom = try CompanionChatSettings(environment: EnvironmentReader([
-            "SAFEWALK_CHAT_HISTORY_TURNS": "4", "SAFEWALK_CHAT_QUEUE_LIMIT": "8", "SAFEWALK_CHAT_MAX_WALKERS": "50"]))
+        let custom = try CompanionChatSettings(
+            environment: EnvironmentReader([
+                "SAFEWALK_CHAT_HISTORY_TURNS": "4", "SAFEWALK_CHAT_QUEUE_LIMIT": "8", "SAFEWALK_CHAT_MAX_WALKERS": "50",
+            ]))
         #expect(custom.historyTurns == 4 && custom.queueLimit == 8 && custom.maxWalkers == 50)
         #expect(throws: ConfigurationError.self) {
             _ = try CompanionChatSettings(environment: EnvironmentReader(["SAFEWALK_CHAT_HISTORY_TURNS": "0"]))

@@ -1,12 +1,16 @@
-@testable import CompanionChatKit
 import Foundation
 import Testing
 
+@testable import CompanionChatKit
+
 /// Bodies copied in the shape Google documents, not produced by our own types.
 @Suite struct GeminiResponseReaderTests {
-    func read(_ status: Int, _ body: String, retryAfter: String? = nil, limit: Int = 800) -> GeminiResponseReader.Outcome {
-        GeminiResponseReader.read(status: status, retryAfterHeader: retryAfter, body: Data(body.utf8),
-                                  now: Date(timeIntervalSince1970: 0), maxAnswerCharacters: limit)
+    func read(_ status: Int, _ body: String, retryAfter: String? = nil, limit: Int = 800)
+        -> GeminiResponseReader.Outcome
+    {
+        GeminiResponseReader.read(
+            status: status, retryAfterHeader: retryAfter, body: Data(body.utf8),
+            now: Date(timeIntervalSince1970: 0), maxAnswerCharacters: limit)
     }
 
     @Test func theAnswerIsTheFirstCandidatesTextPartsJoined() {
@@ -19,7 +23,8 @@ import Testing
     }
 
     @Test func anAnswerCutByMaxTokensIsStillUsed() {
-        let body = #"{"candidates":[{"content":{"parts":[{"text":"Stay on the main road"}],"role":"model"},"finishReason":"MAX_TOKENS"}]}"#
+        let body =
+            #"{"candidates":[{"content":{"parts":[{"text":"Stay on the main road"}],"role":"model"},"finishReason":"MAX_TOKENS"}]}"#
         #expect(read(200, body) == .answer("Stay on the main road"))
     }
 
@@ -29,13 +34,15 @@ import Testing
     }
 
     @Test func aBlockedPromptIsBlocked() {
-        let body = #"{"promptFeedback":{"blockReason":"SAFETY","safetyRatings":[{"category":"HARM_CATEGORY_DANGEROUS_CONTENT","probability":"HIGH"}]},"usageMetadata":{"promptTokenCount":9,"totalTokenCount":9}}"#
+        let body =
+            #"{"promptFeedback":{"blockReason":"SAFETY","safetyRatings":[{"category":"HARM_CATEGORY_DANGEROUS_CONTENT","probability":"HIGH"}]},"usageMetadata":{"promptTokenCount":9,"totalTokenCount":9}}"#
         #expect(read(200, body) == .failure(.blocked(reason: "SAFETY"), retryAfter: nil))
     }
 
     @Test(arguments: ["SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "RECITATION"])
     func aCandidateStoppedByAFilterIsBlockedEvenWithPartialText(reason: String) {
-        let body = #"{"candidates":[{"content":{"parts":[{"text":"You could"}],"role":"model"},"finishReason":"\#(reason)","index":0}]}"#
+        let body =
+            #"{"candidates":[{"content":{"parts":[{"text":"You could"}],"role":"model"},"finishReason":"\#(reason)","index":0}]}"#
         #expect(read(200, body) == .failure(.blocked(reason: reason), retryAfter: nil))
         let bare = #"{"candidates":[{"finishReason":"\#(reason)","index":0}]}"#
         #expect(read(200, bare) == .failure(.blocked(reason: reason), retryAfter: nil))
@@ -48,7 +55,10 @@ import Testing
         ("{\"candidates\":\"yes\"}", "not a GenerateContentResponse"),
         ("{}", "no candidates"),
         ("{\"candidates\":[]}", "no candidates"),
-        ("{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"  \"}]},\"finishReason\":\"STOP\"}]}", "no text (finishReason STOP)"),
+        (
+            "{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"  \"}]},\"finishReason\":\"STOP\"}]}",
+            "no text (finishReason STOP)"
+        ),
     ])
     func unusableSuccessBodiesAreMalformed(body: String, why: String) {
         #expect(read(200, body) == .failure(.malformed(why), retryAfter: nil))
@@ -61,22 +71,35 @@ import Testing
                         {"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"30s"}]}}
             """
         #expect(read(429, body) == .failure(.rateLimited(retryAfter: .seconds(30)), retryAfter: .seconds(30)))
-        #expect(read(429, body, retryAfter: "2") == .failure(.rateLimited(retryAfter: .seconds(2)), retryAfter: .seconds(2)))
+        #expect(
+            read(429, body, retryAfter: "2") == .failure(.rateLimited(retryAfter: .seconds(2)), retryAfter: .seconds(2))
+        )
         #expect(read(429, "") == .failure(.rateLimited(retryAfter: nil), retryAfter: nil))
     }
 
     @Test func serverErrorsAreTransientAndKeepGooglesStatus() {
-        let body = #"{"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}"#
+        let body =
+            #"{"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}"#
         let outcome = read(503, body, retryAfter: "1")
-        #expect(outcome == .failure(.serverError(code: 503, status: "UNAVAILABLE", message: "The model is overloaded. Please try again later."),
-                                    retryAfter: .seconds(1)))
-        #expect(read(408, "<html>timeout</html>") == .failure(.serverError(code: 408, status: nil, message: nil), retryAfter: nil))
+        #expect(
+            outcome
+                == .failure(
+                    .serverError(
+                        code: 503, status: "UNAVAILABLE", message: "The model is overloaded. Please try again later."),
+                    retryAfter: .seconds(1)))
+        #expect(
+            read(408, "<html>timeout</html>")
+                == .failure(.serverError(code: 408, status: nil, message: nil), retryAfter: nil))
     }
 
     @Test func aBadKeyIsRejectedAndNotTransient() {
-        let body = #"{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}"#
+        let body =
+            #"{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}"#
         guard case .failure(let error, _) = read(400, body) else { Issue.record("expected failure"); return }
-        #expect(error == .rejected(code: 400, status: "INVALID_ARGUMENT", message: "API key not valid. Please pass a valid API key."))
+        #expect(
+            error
+                == .rejected(
+                    code: 400, status: "INVALID_ARGUMENT", message: "API key not valid. Please pass a valid API key."))
         #expect(!error.isTransient)
     }
 }

@@ -1,6 +1,7 @@
-@testable import CompanionChatKit
 import Foundation
 import Testing
+
+@testable import CompanionChatKit
 
 @Suite struct RetryAfterTests {
     let now = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT

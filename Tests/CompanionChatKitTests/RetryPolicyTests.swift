@@ -1,5 +1,6 @@
-@testable import CompanionChatKit
 import Testing
+
+@testable import CompanionChatKit
 
 @Suite struct RetryPolicyTests {
     let policy = RetryPolicy(backoff: .milliseconds(500), minimumAttempt: .seconds(1))
@@ -10,12 +11,16 @@ import Testing
         .serverError(code: 503, status: "UNAVAILABLE", message: nil),
     ])
     func transientFailureOnTheFirstAttemptIsRetriedAfterTheBackoff(error: ChatModelError) {
-        #expect(policy.decision(after: error, attempt: 1, retryAfter: nil, remaining: .seconds(10)) == .retry(after: .milliseconds(500)))
+        #expect(
+            policy.decision(after: error, attempt: 1, retryAfter: nil, remaining: .seconds(10))
+                == .retry(after: .milliseconds(500)))
     }
 
     @Test func theServersRetryAfterReplacesTheBackoff() {
-        #expect(policy.decision(after: .rateLimited(retryAfter: .seconds(3)), attempt: 1, retryAfter: .seconds(3),
-                                remaining: .seconds(10)) == .retry(after: .seconds(3)))
+        #expect(
+            policy.decision(
+                after: .rateLimited(retryAfter: .seconds(3)), attempt: 1, retryAfter: .seconds(3),
+                remaining: .seconds(10)) == .retry(after: .seconds(3)))
     }
 
     @Test func thereIsNeverASecondRetry() {
@@ -32,10 +37,14 @@ import Testing
 
     @Test func aWaitThatWouldOverrunTheTimeoutMeansGivingUpNow() {
         // 9 s wait + 1 s minimum attempt > 9.5 s left: the walker must hear back in time.
-        #expect(policy.decision(after: .rateLimited(retryAfter: .seconds(9)), attempt: 1, retryAfter: .seconds(9),
-                                remaining: .milliseconds(9_500)) == .giveUp)
-        #expect(policy.decision(after: .rateLimited(retryAfter: .seconds(8)), attempt: 1, retryAfter: .seconds(8),
-                                remaining: .milliseconds(9_500)) == .retry(after: .seconds(8)))
+        #expect(
+            policy.decision(
+                after: .rateLimited(retryAfter: .seconds(9)), attempt: 1, retryAfter: .seconds(9),
+                remaining: .milliseconds(9_500)) == .giveUp)
+        #expect(
+            policy.decision(
+                after: .rateLimited(retryAfter: .seconds(8)), attempt: 1, retryAfter: .seconds(8),
+                remaining: .milliseconds(9_500)) == .retry(after: .seconds(8)))
     }
 
     @Test func defaultPolicyLeavesAQuarterOfAShortTimeoutForTheRetry() {

@@ -9,7 +9,9 @@ import Testing
     @Test func aPromptGetsAWarmCheckInThatVaries() {
         var conversation = WalkerConversation(maxTurns: 12)
         #expect(conversation.step(for: prompt("a")) == .say("Just checking in! Reply if you're okay.", .checkIn))
-        guard case .say(let second, .checkIn) = conversation.step(for: prompt("b")) else { Issue.record("no check-in"); return }
+        guard case .say(let second, .checkIn) = conversation.step(for: prompt("b")) else {
+            Issue.record("no check-in"); return
+        }
         #expect(second != "Just checking in! Reply if you're okay.")
         #expect(CompanionText.checkIns.contains(second))
     }
@@ -36,10 +38,12 @@ import Testing
         _ = conversation.step(for: prompt("a"))
         _ = conversation.step(for: reply(QuickReply.okay.text))
         let step = conversation.step(for: reply("someone is walking behind me"))
-        #expect(step == .askModel([
-            ChatTurn(.companion, CompanionText.checkIns[0]), ChatTurn(.walker, QuickReply.okay.text),
-            ChatTurn(.companion, QuickReply.okay.answer), ChatTurn(.walker, "someone is walking behind me"),
-        ]))
+        #expect(
+            step
+                == .askModel([
+                    ChatTurn(.companion, CompanionText.checkIns[0]), ChatTurn(.walker, QuickReply.okay.text),
+                    ChatTurn(.companion, QuickReply.okay.answer), ChatTurn(.walker, "someone is walking behind me"),
+                ]))
         let answer = conversation.answered("Head toward the lit shops.")
         #expect(answer.text == "Head toward the lit shops." && answer.kind == .model)
         #expect(conversation.history.turns.last == ChatTurn(.companion, "Head toward the lit shops."))
@@ -51,10 +55,11 @@ import Testing
             _ = conversation.step(for: reply("line \(index)"))
             _ = conversation.answered("answer \(index)")
         }
-        #expect(conversation.history.turns == [
-            ChatTurn(.walker, "line 8"), ChatTurn(.companion, "answer 8"),
-            ChatTurn(.walker, "line 9"), ChatTurn(.companion, "answer 9"),
-        ])
+        #expect(
+            conversation.history.turns == [
+                ChatTurn(.walker, "line 8"), ChatTurn(.companion, "answer 8"),
+                ChatTurn(.walker, "line 9"), ChatTurn(.companion, "answer 9"),
+            ])
     }
 
     @Test func withoutAModelAnswerTheWalkerGetsAKindCannedOneThatPointsToHelp() {

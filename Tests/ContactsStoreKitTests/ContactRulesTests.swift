@@ -5,7 +5,9 @@ import Testing
 @Suite struct ContactRulesTests {
     let rules = ContactRules(limit: 3)
 
-    func add(_ name: String, _ phone: String, to entries: [ContactEntry] = [], id: String = "c1") throws(ContactError) -> ContactEntry {
+    func add(_ name: String, _ phone: String, to entries: [ContactEntry] = [], id: String = "c1") throws(ContactError)
+        -> ContactEntry
+    {
         try rules.add(ContactAdd(name: name, phone: phone), id: id, to: entries)
     }
 

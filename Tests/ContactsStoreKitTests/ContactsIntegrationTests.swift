@@ -14,8 +14,9 @@ import Testing
         let watcher = try await broker.client()
         defer { Task { await watcher.shutdown() } }
         let status = try await watcher.subscribe(Topic.serviceStatus(.contactsStore).name(), qos: .atLeastOnce)
-        let process = try ChildProcess(try Executables.product("contacts-store").path, [], environment: env,
-                                       logFile: broker.directory.appendingPathComponent("contacts-store.log"))
+        let process = try ChildProcess(
+            try Executables.product("contacts-store").path, [], environment: env,
+            logFile: broker.directory.appendingPathComponent("contacts-store.log"))
         do {
             try await withTimeout(15, "contacts-store online") {
                 for await message in status where message.string == "online" && !message.retain { return }
@@ -27,8 +28,10 @@ import Testing
         return process
     }
 
-    func command(_ client: MQTTClient, _ topic: Topic, _ payload: some Encodable & Sendable,
-                 results: MQTTSubscription) async throws -> ContactResult {
+    func command(
+        _ client: MQTTClient, _ topic: Topic, _ payload: some Encodable & Sendable,
+        results: MQTTSubscription
+    ) async throws -> ContactResult {
         try await client.publish(topic.name(), payload: try SafeWalkJSON.encode(payload))
         let answer = try #require(try await results.first(1).first)
         return try SafeWalkJSON.decode(ContactResult.self, from: answer.payload)
@@ -41,14 +44,21 @@ import Testing
         let results = try await client.subscribe(Topic.contactsResult(alice).name(), qos: .atLeastOnce)
 
         let first = try await start(broker, env: ["SAFEWALK_CONTACTS_LIMIT": "2"])
-        let mum = try await command(client, .contactsAdd(alice), ContactAdd(name: "Mum ", phone: "(512) 471-4441"), results: results)
+        let mum = try await command(
+            client, .contactsAdd(alice), ContactAdd(name: "Mum ", phone: "(512) 471-4441"), results: results)
         guard case .ok(let mumID?) = mum.outcome else { Issue.record("add refused: \(mum)"); return }
-        #expect(try await command(client, .contactsAdd(alice), ContactAdd(name: "Mum", phone: "5125550100"), results: results)
-                .outcome == .failed(message: "A contact with this name already exists."))
+        #expect(
+            try await command(
+                client, .contactsAdd(alice), ContactAdd(name: "Mum", phone: "5125550100"), results: results
+            )
+            .outcome == .failed(message: "A contact with this name already exists."))
         let dad = try await command(client, .contactsAdd(alice), ContactAdd(name: "Dad", phone: "12"), results: results)
         #expect(dad.operation == .add)
-        #expect(try await command(client, .contactsAdd(alice), ContactAdd(name: "Gran", phone: "5125550111"), results: results)
-                .outcome == .failed(message: "You already have 2 contacts, the most allowed."))
+        #expect(
+            try await command(
+                client, .contactsAdd(alice), ContactAdd(name: "Gran", phone: "5125550111"), results: results
+            )
+            .outcome == .failed(message: "You already have 2 contacts, the most allowed."))
         first.signal(SIGTERM)
         #expect(try await first.waitForExit() == 0)
 

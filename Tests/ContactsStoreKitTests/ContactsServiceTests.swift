@@ -20,20 +20,26 @@ import Testing
 
     func service(limit: Int = 20) throws -> ContactsStoreService {
         let ids = self.ids
-        let directory = try ContactsDirectory(rules: ContactRules(limit: limit), database: database,
-                                              makeID: { ids.next() })
+        let directory = try ContactsDirectory(
+            rules: ContactRules(limit: limit), database: database,
+            makeID: { ids.next() })
         let logger = Logger(label: "test")
-        return ContactsStoreService(bus: bus, prefix: "safewalk", directory: directory,
-                                    reporter: RejectionReporter(service: .contactsStore, prefix: "safewalk", bus: bus, logger: logger),
-                                    logger: logger, now: { 1_750_000_000 })
+        return ContactsStoreService(
+            bus: bus, prefix: "safewalk", directory: directory,
+            reporter: RejectionReporter(service: .contactsStore, prefix: "safewalk", bus: bus, logger: logger),
+            logger: logger, now: { 1_750_000_000 })
     }
 
     func add(_ name: String, _ phone: String, walker: String = "alice") -> MQTTMessage {
-        MQTTMessage(topic: "safewalk/\(walker)/contacts/add", payload: try! SafeWalkJSON.encode(ContactAdd(name: name, phone: phone)))
+        MQTTMessage(
+            topic: "safewalk/\(walker)/contacts/add",
+            payload: try! SafeWalkJSON.encode(ContactAdd(name: name, phone: phone)))
     }
 
     func results() throws -> [ContactResult] {
-        try bus.published(matching: "safewalk/alice/contacts/result").map { try SafeWalkJSON.decode(ContactResult.self, from: $0.payload) }
+        try bus.published(matching: "safewalk/alice/contacts/result").map {
+            try SafeWalkJSON.decode(ContactResult.self, from: $0.payload)
+        }
     }
 
     func lastList() throws -> ContactList? {
@@ -47,8 +53,11 @@ import Testing
         let s = try service()
         try await s.handle(add("Mum", "512 471 4441"))
         try await s.handle(add("Vanity", "1-800-FLOWERS"))
-        #expect(try results() == [ContactResult(operation: .add, outcome: .ok(contactID: "c1")),
-                                  ContactResult(operation: .add, outcome: .ok(contactID: "c2"))])
+        #expect(
+            try results() == [
+                ContactResult(operation: .add, outcome: .ok(contactID: "c1")),
+                ContactResult(operation: .add, outcome: .ok(contactID: "c2")),
+            ])
         let list = try #require(try lastList())
         #expect(list.contacts.map(\.name) == ["Mum", "Vanity"])
         #expect(list.contacts.map(\.dialable) == [true, false])
@@ -58,14 +67,20 @@ import Testing
         let s = try service()
         try await s.handle(add("Mum", "5124714441"))
         try await s.handle(add("Mum ", "5125550100"))
-        #expect(try results().last == ContactResult(operation: .add, outcome: .failed(message: ContactError.duplicateName.message)))
+        #expect(
+            try results().last
+                == ContactResult(operation: .add, outcome: .failed(message: ContactError.duplicateName.message)))
         #expect(bus.published(matching: "safewalk/alice/contacts").count == 1)
     }
 
     @Test func anUnreadableCommandIsAnsweredAndReportedWithoutItsPayload() async throws {
         let s = try service()
         try await s.handle(MQTTMessage(topic: "safewalk/alice/contacts/add", string: #"{"v":1,"name":"SECRET"}"#))
-        #expect(try results() == [ContactResult(operation: .add, outcome: .failed(message: "The request could not be read (missing_field)."))])
+        #expect(
+            try results() == [
+                ContactResult(
+                    operation: .add, outcome: .failed(message: "The request could not be read (missing_field)."))
+            ])
         let report = try #require(bus.published(matching: "safewalk/_rejected/contacts-store").first)
         #expect(!(report.string ?? "").contains("SECRET"))
         try await s.handle(MQTTMessage(topic: "safewalk/wälker/contacts/add", string: "{}"))
@@ -75,11 +90,17 @@ import Testing
     @Test func aRemoveRepublishesTheListEvenWhenItBecomesEmpty() async throws {
         let s = try service()
         try await s.handle(add("Mum", "5124714441"))
-        try await s.handle(MQTTMessage(topic: "safewalk/alice/contacts/remove", payload: try SafeWalkJSON.encode(ContactRemove(id: "c1"))))
+        try await s.handle(
+            MQTTMessage(
+                topic: "safewalk/alice/contacts/remove", payload: try SafeWalkJSON.encode(ContactRemove(id: "c1"))))
         #expect(try results().last == ContactResult(operation: .remove, outcome: .ok(contactID: "c1")))
         #expect(try lastList()?.contacts == [])
-        try await s.handle(MQTTMessage(topic: "safewalk/alice/contacts/remove", payload: try SafeWalkJSON.encode(ContactRemove(id: "c1"))))
-        #expect(try results().last == ContactResult(operation: .remove, outcome: .failed(message: ContactError.notFound.message)))
+        try await s.handle(
+            MQTTMessage(
+                topic: "safewalk/alice/contacts/remove", payload: try SafeWalkJSON.encode(ContactRemove(id: "c1"))))
+        #expect(
+            try results().last
+                == ContactResult(operation: .remove, outcome: .failed(message: ContactError.notFound.message)))
     }
 
     @Test func contactsAreStoredAndReloadedInOrder() async throws {
@@ -94,12 +115,18 @@ import Testing
         let s = try service(limit: 1)
         try await s.handle(add("Mum", "5124714441"))
         try await s.handle(add("Dad", "5125550100"))
-        #expect(try results().last == ContactResult(operation: .add, outcome: .failed(message: ContactError.limitReached(max: 1).message)))
+        #expect(
+            try results().last
+                == ContactResult(operation: .add, outcome: .failed(message: ContactError.limitReached(max: 1).message)))
     }
 }
 
 /// Predictable contact ids: c1, c2, ...
 final class IDSequence: Sendable {
     private let count = Mutex(0)
-    func next() -> String { count.withLock { $0 += 1; return "c\($0)" } }
+    func next() -> String {
+        count.withLock {
+            $0 += 1; return "c\($0)"
+        }
+    }
 }

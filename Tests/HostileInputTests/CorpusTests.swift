@@ -1,7 +1,7 @@
 import Foundation
 import SafeWalkCore
-import Testing
 import TestSupport
+import Testing
 
 /// The corpus against the services' pure decoders: fast, no broker. These pin down what the
 /// integration test relies on: the seeds are valid (so the mutations mean something), the corpus
@@ -18,7 +18,9 @@ struct CorpusTests {
             for payload in samples.payloads(kind) {
                 for service in Verdicts.readers(of: kind) {
                     let verdict = Verdicts.verdict(service, topic: topic, payload: payload, now: Self.now)
-                    #expect(verdict == .accepted, "\(kind) seed \(String(decoding: payload, as: UTF8.self)) → \(service): \(verdict)")
+                    #expect(
+                        verdict == .accepted,
+                        "\(kind) seed \(String(decoding: payload, as: UTF8.self)) → \(service): \(verdict)")
                 }
             }
         }
@@ -59,9 +61,12 @@ struct CorpusTests {
                     ("first of two v wins", seed.appending(.init("v", .number(2))).bytes),
                 ]
                 for (name, bytes) in lenient {
-                    let verdicts = Set(Verdicts.readers(of: kind).map {
-                        Verdicts.verdict($0, topic: kind.topic(walkerLevel: SelectedCorpus.walker), payload: Data(bytes), now: Self.now)
-                    })
+                    let verdicts = Set(
+                        Verdicts.readers(of: kind).map {
+                            Verdicts.verdict(
+                                $0, topic: kind.topic(walkerLevel: SelectedCorpus.walker), payload: Data(bytes),
+                                now: Self.now)
+                        })
                     #expect(verdicts.count == 1, "\(kind) \(name): readers disagree \(verdicts)")
                 }
             }
@@ -71,7 +76,9 @@ struct CorpusTests {
     /// The corpus's finding: `"minutes": 1e308` was accepted, and its infinite ETA made every later
     /// status and escalation of that walker unencodable (a panic was logged, never published).
     @Test func aWalkWhoseETAOverflowsIsRefused() {
-        let overflowing = Self.corpus.sent.filter { $0.hostile.kind == .action && $0.hostile.label == "minutes = 1e308" }
+        let overflowing = Self.corpus.sent.filter {
+            $0.hostile.kind == .action && $0.hostile.label == "minutes = 1e308"
+        }
         #expect(overflowing.count == 1)
         #expect(overflowing.first?.verdicts[.watchdog] == .rejected("invalid_value"))
     }

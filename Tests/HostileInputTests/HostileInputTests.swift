@@ -1,8 +1,8 @@
 import Foundation
 import SafeWalkCore
 import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
 
 /// Issue #9, hostile input: the whole corpus, kind by kind, to the five running executables.
 /// After each batch every service must still handle a good message; at the end every service is
@@ -35,10 +35,12 @@ struct HostileInputTests {
             for kind in InputKind.allCases {
                 let cases = corpus.sent(kind)
                 for (index, start) in stride(from: 0, to: cases.count, by: Self.batchSize).enumerated() {
-                    try await Self.publish(cases[start..<min(start + Self.batchSize, cases.count)].map(\.hostile),
-                                           with: clients[Self.publisher(of: kind)]!)
+                    try await Self.publish(
+                        cases[start..<min(start + Self.batchSize, cases.count)].map(\.hostile),
+                        with: clients[Self.publisher(of: kind)]!)
                     try await probes.all("after \(kind) batch \(index + 1)")
-                    #expect(stack.exited.isEmpty, "exited after \(kind) batch \(index + 1): \(stack.exited)\n\(stack.logs)")
+                    #expect(
+                        stack.exited.isEmpty, "exited after \(kind) batch \(index + 1): \(stack.exited)\n\(stack.logs)")
                 }
             }
             for judged in corpus.ignored {
@@ -50,13 +52,16 @@ struct HostileInputTests {
             let expected = corpus.expectedRejections
             let counted = try await countedRejections(stack, expected: expected)
             for service in HostileStack.services {
-                #expect(counted[service] == expected[service] ?? [:],
-                        "\(service): counted \(counted[service] ?? [:]), sent \(expected[service] ?? [:])")
+                #expect(
+                    counted[service] == expected[service] ?? [:],
+                    "\(service): counted \(counted[service] ?? [:]), sent \(expected[service] ?? [:])")
             }
             // Nothing more trickles in after a last round of good messages, and nobody died.
             try await probes.all("at the end")
             for service in HostileStack.services {
-                #expect(try await stack.rejections(of: service) == expected[service] ?? [:], "\(service) changed after the end")
+                #expect(
+                    try await stack.rejections(of: service) == expected[service] ?? [:],
+                    "\(service) changed after the end")
             }
             #expect(stack.exited.isEmpty, "\(stack.exited)\n\(stack.logs)")
         } catch {
@@ -81,7 +86,9 @@ struct HostileInputTests {
 
     /// Waits (generously) until every counter has reached what was sent; returns what was read
     /// then, or the last reading if the counters never got there.
-    func countedRejections(_ stack: HostileStack, expected: [ServiceName: [String: Int]]) async throws -> [ServiceName: [String: Int]] {
+    func countedRejections(_ stack: HostileStack, expected: [ServiceName: [String: Int]]) async throws -> [ServiceName:
+        [String: Int]]
+    {
         var last: [ServiceName: [String: Int]] = [:]
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
@@ -109,7 +116,9 @@ struct HostileInputTests {
         // A marker after them, from another client: once it arrives, the broker has dealt with both.
         let marker = Reply(text: "marker \(UUID().uuidString)", tst: Date().timeIntervalSince1970)
         let phone = try await stack.client(as: HostileStack.walker)
-        try await phone.publish(MQTTMessage(topic: InputKind.reply.topic(walkerLevel: HostileStack.walker), payload: SafeWalkJSON.encode(marker)))
+        try await phone.publish(
+            MQTTMessage(
+                topic: InputKind.reply.topic(walkerLevel: HostileStack.walker), payload: SafeWalkJSON.encode(marker)))
         let arrived = try await withTimeout(30, "the marker reply") {
             var sizes: [Int] = []
             for await message in seen {
@@ -126,9 +135,12 @@ struct HostileInputTests {
 
     /// `message_size_limit` from the project's own mosquitto.conf.
     static func brokerMessageSizeLimit() throws -> Int {
-        let conf = try String(contentsOf: SecuredBroker.repositoryRoot.appendingPathComponent("mosquitto/mosquitto.conf"), encoding: .utf8)
+        let conf = try String(
+            contentsOf: SecuredBroker.repositoryRoot.appendingPathComponent("mosquitto/mosquitto.conf"), encoding: .utf8
+        )
         guard let line = conf.split(separator: "\n").first(where: { $0.hasPrefix("message_size_limit ") }),
-              let limit = Int(line.split(separator: " ")[1]) else { throw HarnessError.notFound("message_size_limit in mosquitto.conf") }
+            let limit = Int(line.split(separator: " ")[1])
+        else { throw HarnessError.notFound("message_size_limit in mosquitto.conf") }
         return limit
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SafeWalkCore
 import SafeWalkMQTT
 import TestSupport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The project's secured broker (its own mosquitto.conf, with its `message_size_limit`, and its
 /// ACL) and the five real executables, each with a metrics port of its own to scrape.
@@ -43,10 +44,12 @@ final class HostileStack: Sendable {
             var port = try Loopback.freePort()
             while ports.values.contains(port) || port == broker.port { port = try Loopback.freePort() }
             ports[service] = port
-            processes[service] = try ServiceProcess.start(service, broker: broker, environment: [
-                "SAFEWALK_MQTT_USERNAME": service.rawValue, "SAFEWALK_MQTT_PASSWORD": passwords[service.rawValue]!,
-                "SAFEWALK_METRICS_PORT": "\(port)",
-            ])
+            processes[service] = try ServiceProcess.start(
+                service, broker: broker,
+                environment: [
+                    "SAFEWALK_MQTT_USERNAME": service.rawValue, "SAFEWALK_MQTT_PASSWORD": passwords[service.rawValue]!,
+                    "SAFEWALK_METRICS_PORT": "\(port)",
+                ])
         }
         let stack = HostileStack(broker: broker, processes: processes, metricsPorts: ports)
         do {
@@ -70,8 +73,9 @@ final class HostileStack: Sendable {
 
     /// A client logged in as `user` (the walker, a service user or `operator`).
     func client(as user: String) async throws -> MQTTClient {
-        try await broker.client("\(user)-hostile-\(UUID().uuidString.prefix(6))", username: user,
-                                password: Self.passwords[user])
+        try await broker.client(
+            "\(user)-hostile-\(UUID().uuidString.prefix(6))", username: user,
+            password: Self.passwords[user])
     }
 
     /// The services that have exited (none should).
@@ -83,7 +87,8 @@ final class HostileStack: Sendable {
     func rejections(of service: ServiceName) async throws -> [String: Int] {
         let url = URL(string: "http://127.0.0.1:\(metricsPorts[service]!)/metrics")!
         let (data, _) = try await URLSession.shared.data(from: url)
-        return PrometheusText.counter("safewalk_rejections_total", by: "reason", in: String(decoding: data, as: UTF8.self))
+        return PrometheusText.counter(
+            "safewalk_rejections_total", by: "reason", in: String(decoding: data, as: UTF8.self))
     }
 
     var logs: String {

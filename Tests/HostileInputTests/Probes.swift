@@ -19,7 +19,9 @@ final class Probes: Sendable {
     init(stack: HostileStack) async throws {
         phone = try await stack.client(as: HostileStack.walker)
         escalator = try await stack.client(as: ServiceName.watchdog.rawValue)
-        func own(_ channel: WalkerChannel) -> String { Topic(channel, walker: try! WalkerID(HostileStack.walker)).name() }
+        func own(_ channel: WalkerChannel) -> String {
+            Topic(channel, walker: try! WalkerID(HostileStack.walker)).name()
+        }
         positions = try await phone.subscribe(own(.position))
         statuses = try await phone.subscribe(own(.status))
         chats = try await phone.subscribe(own(.chat))
@@ -31,7 +33,9 @@ final class Probes: Sendable {
 
     /// Every service handles a good message; `when` names the moment for failure messages.
     func all(_ when: String) async throws {
-        let round = rounds.withLock { $0 += 1; return $0 }
+        let round = rounds.withLock {
+            $0 += 1; return $0
+        }
         async let position: Void = ingest(when)
         async let status: Void = watchdog(when)
         async let answer: Void = chat(when)
@@ -52,24 +56,33 @@ final class Probes: Sendable {
     }
 
     func watchdog(_ when: String) async throws {
-        let target = watching.withLock { $0.toggle(); return $0 }
+        let target = watching.withLock {
+            $0.toggle(); return $0
+        }
         let action = Action(id: UUID().uuidString, kind: target ? .start : .stop)
         try await phone.publish(Topic.action(walker).name(), payload: SafeWalkJSON.encode(action))
-        try await statuses.firstDecoded(WatchStatus.self, "watchdog status watching=\(target) \(when)") { $0.watching == target }
+        try await statuses.firstDecoded(WatchStatus.self, "watchdog status watching=\(target) \(when)") {
+            $0.watching == target
+        }
     }
 
     func chat(_ when: String) async throws {
         let reply = Reply(text: QuickReply.okay.text, quickReply: true, tst: Date().timeIntervalSince1970)
         try await phone.publish(Topic.reply(walker).name(), payload: SafeWalkJSON.encode(reply))
-        try await chats.firstDecoded(ChatMessage.self, "companion-chat answer \(when)") { $0.text == QuickReply.okay.answer }
+        try await chats.firstDecoded(ChatMessage.self, "companion-chat answer \(when)") {
+            $0.text == QuickReply.okay.answer
+        }
     }
 
     func notifier(_ when: String, round: Int) async throws {
         let id = "probe-\(round)-\(UUID().uuidString)"
-        let event = EscalationEvent(id: id, walker: walker, reason: .noReply, level: .amber,
-                                    at: Date().timeIntervalSince1970, lastFix: nil, walk: nil)
+        let event = EscalationEvent(
+            id: id, walker: walker, reason: .noReply, level: .amber,
+            at: Date().timeIntervalSince1970, lastFix: nil, walk: nil)
         try await escalator.publish(Topic.escalation(walker).name(), payload: SafeWalkJSON.encode(event))
-        try await deliveries.firstDecoded(DeliveryReceipt.self, "notifier receipt \(when)") { $0.escalationId == id && $0.status == .sent }
+        try await deliveries.firstDecoded(DeliveryReceipt.self, "notifier receipt \(when)") {
+            $0.escalationId == id && $0.status == .sent
+        }
     }
 
     func contactsStore(_ when: String, round: Int) async throws {
@@ -79,7 +92,8 @@ final class Probes: Sendable {
             if case .ok = $0.outcome { $0.operation == .add } else { false }
         }
         guard case .ok(let id?) = added.outcome else { throw HarnessError.processFailed("add answered without an id") }
-        try await phone.publish(Topic.contactsRemove(walker).name(), payload: SafeWalkJSON.encode(ContactRemove(id: id)))
+        try await phone.publish(
+            Topic.contactsRemove(walker).name(), payload: SafeWalkJSON.encode(ContactRemove(id: id)))
         try await results.firstDecoded(ContactResult.self, "contacts-store remove ok \(when)") {
             if case .ok = $0.outcome { $0.operation == .remove } else { false }
         }
@@ -100,7 +114,9 @@ extension MQTTSubscription {
     ) async throws -> T {
         try await withTimeout(30, what) {
             for await message in self {
-                if let value = try? SafeWalkJSON.decode(T.self, from: message.payload, maxBytes: 1 << 20), condition(value) {
+                if let value = try? SafeWalkJSON.decode(T.self, from: message.payload, maxBytes: 1 << 20),
+                    condition(value)
+                {
                     return value
                 }
             }

@@ -8,8 +8,8 @@ enum PrometheusText {
         var totals: [String: Int] = [:]
         for line in text.split(separator: "\n") where line.hasPrefix(name + "{") {
             guard let close = line.lastIndex(of: "}"),
-                  let value = Double(line[line.index(after: close)...].trimmingCharacters(in: .whitespaces)),
-                  let key = labels(String(line[line.index(line.startIndex, offsetBy: name.count + 1)..<close]))[label]
+                let value = Double(line[line.index(after: close)...].trimmingCharacters(in: .whitespaces)),
+                let key = labels(String(line[line.index(line.startIndex, offsetBy: name.count + 1)..<close]))[label]
             else { continue }
             totals[key, default: 0] += Int(value)
         }

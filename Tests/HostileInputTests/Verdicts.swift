@@ -85,8 +85,9 @@ enum Verdicts {
 
     /// Every reader's verdict on `hostile`.
     static func verdicts(on hostile: HostileCase, now: EpochSeconds) -> [ServiceName: Verdict] {
-        Dictionary(uniqueKeysWithValues: readers(of: hostile.kind).map {
-            ($0, verdict($0, topic: hostile.topic, payload: hostile.payload, now: now))
-        })
+        Dictionary(
+            uniqueKeysWithValues: readers(of: hostile.kind).map {
+                ($0, verdict($0, topic: hostile.topic, payload: hostile.payload, now: now))
+            })
     }
 }

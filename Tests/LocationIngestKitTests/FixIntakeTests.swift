@@ -24,7 +24,9 @@ import Testing
     }
 
     @Test func owntracksLocationUsesTheUserAsWalker() {
-        guard case .fix(let walker, let fix) = read("owntracks/alice/phone", Fixtures.owntracksBookletLocation(tst: Fixtures.now))
+        guard
+            case .fix(let walker, let fix) = read(
+                "owntracks/alice/phone", Fixtures.owntracksBookletLocation(tst: Fixtures.now))
         else { Issue.record("not accepted"); return }
         #expect(walker == Fixtures.alice)
         #expect(fix.acc == 75 && fix.vel == 54 && fix.batt == 87)
@@ -53,25 +55,36 @@ import Testing
 
     @Test func hostileTopicsAreRejectedWithoutAWalker() {
         let good = String(decoding: Fixtures.fixJSON(), as: UTF8.self)
-        #expect(read("safewalk/wälker/fix", Data(good.utf8)) == .rejected(reason: "invalid_walker_id", kind: .fix, walker: nil))
-        #expect(read("safewalk/\(String(repeating: "a", count: 65))/fix", Data(good.utf8))
+        #expect(
+            read("safewalk/wälker/fix", Data(good.utf8))
                 == .rejected(reason: "invalid_walker_id", kind: .fix, walker: nil))
-        #expect(read("safewalk//fix", Data(good.utf8)) == .rejected(reason: "invalid_walker_id", kind: .fix, walker: nil))
+        #expect(
+            read("safewalk/\(String(repeating: "a", count: 65))/fix", Data(good.utf8))
+                == .rejected(reason: "invalid_walker_id", kind: .fix, walker: nil))
+        #expect(
+            read("safewalk//fix", Data(good.utf8)) == .rejected(reason: "invalid_walker_id", kind: .fix, walker: nil))
         #expect(reason("safewalk/_service/fix", good) == "invalid_walker_id")  // reserved
         #expect(reason("safewalk/+/fix", good) == "invalid_topic")
         #expect(reason("safewalk/#", good) == "invalid_topic")
         #expect(reason("owntracks/a+b/phone", good) == "invalid_topic")
-        #expect(read("owntracks/🚶/phone", Data(good.utf8)) == .rejected(reason: "invalid_walker_id", kind: .owntracks, walker: nil))
+        #expect(
+            read("owntracks/🚶/phone", Data(good.utf8))
+                == .rejected(reason: "invalid_walker_id", kind: .owntracks, walker: nil))
     }
 
     @Test func theTimeWindowIsConfigurable() {
         let tenMinutesOld = Fixtures.fixJSON(tst: Fixtures.now - 600)
         let strict = FixPolicy(maxAge: 300)
         let lenient = FixPolicy(maxAge: 3600)
-        #expect(read("safewalk/alice/fix", tenMinutesOld, policy: strict)
+        #expect(
+            read("safewalk/alice/fix", tenMinutesOld, policy: strict)
                 == .rejected(reason: "too_old", kind: .fix, walker: Fixtures.alice))
-        if case .fix = read("safewalk/alice/fix", tenMinutesOld, policy: lenient) {} else { Issue.record("lenient refused") }
-        #expect(read("safewalk/alice/fix", Fixtures.fixJSON(tst: Fixtures.now + 120), policy: FixPolicy(maxFutureSkew: 60))
+        if case .fix = read("safewalk/alice/fix", tenMinutesOld, policy: lenient) {
+        } else {
+            Issue.record("lenient refused")
+        }
+        #expect(
+            read("safewalk/alice/fix", Fixtures.fixJSON(tst: Fixtures.now + 120), policy: FixPolicy(maxFutureSkew: 60))
                 == .rejected(reason: "in_future", kind: .fix, walker: Fixtures.alice))
     }
 }

@@ -7,8 +7,11 @@ import Testing
 
 @Suite struct HistoryCompactorTests {
     func rows(_ range: Range<Int>) -> [HistoryRow] {
-        range.map { HistoryRow(walker: Fixtures.alice, fix: LocationFix(lat: 30, lon: -97, tst: Fixtures.now + Double($0), acc: 5),
-                               receivedAt: Fixtures.now) }
+        range.map {
+            HistoryRow(
+                walker: Fixtures.alice, fix: LocationFix(lat: 30, lon: -97, tst: Fixtures.now + Double($0), acc: 5),
+                receivedAt: Fixtures.now)
+        }
     }
 
     @Test func theLogIsCompactedOnlyAfterAWholeIntervalWithoutAppends() async throws {
@@ -17,8 +20,9 @@ import Testing
         try await store.save(history: rows(0..<5), tracks: [:])
         let clock = ManualClock()
         let (compacted, compactions) = AsyncStream.makeStream(of: Int.self)
-        let compactor = HistoryCompactor(store: store, interval: .seconds(2), clock: clock, logger: Logger(label: "test"),
-                                         onCompaction: { compactions.yield($0) })
+        let compactor = HistoryCompactor(
+            store: store, interval: .seconds(2), clock: clock, logger: Logger(label: "test"),
+            onCompaction: { compactions.yield($0) })
         let task = Task { try await compactor.run() }
         var results = compacted.makeAsyncIterator()
 

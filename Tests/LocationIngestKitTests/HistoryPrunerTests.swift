@@ -13,11 +13,15 @@ import Testing
         let start: EpochSeconds = 100 * day
         // Fixes 31, 29.5 and 29 days old at start: only the first is past a 30-day retention.
         let rows = [31, 29.5, 29].map { age in
-            HistoryRow(walker: Fixtures.alice, fix: LocationFix(lat: 30, lon: -97, tst: start - age * day, acc: 5),
-                       receivedAt: start)
+            HistoryRow(
+                walker: Fixtures.alice, fix: LocationFix(lat: 30, lon: -97, tst: start - age * day, acc: 5),
+                receivedAt: start)
         }
-        let track = WalkerTrack(last: rows[2].fix, anchor: MovementAnchor(lat: 30, lon: -97, acc: 5, tst: rows[2].fix.tst,
-                                                                           movedAt: rows[2].fix.tst))
+        let track = WalkerTrack(
+            last: rows[2].fix,
+            anchor: MovementAnchor(
+                lat: 30, lon: -97, acc: 5, tst: rows[2].fix.tst,
+                movedAt: rows[2].fix.tst))
         try await store.save(history: rows, tracks: [Fixtures.alice: track])
 
         let clock = ManualClock()

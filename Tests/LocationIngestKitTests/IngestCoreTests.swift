@@ -54,7 +54,8 @@ import Testing
         for i in 0..<1_000 {
             for walker in ["alice", "bob", "carol"] {
                 let tst = t0 - 1_000 + Double(i) - (i % 7 == 3 ? 5 : 0)
-                batch.append(Fixtures.fixMessage(walker, lat: Fixtures.north(of: lat, by: Double(i) * 3), tst: tst, acc: 1))
+                batch.append(
+                    Fixtures.fixMessage(walker, lat: Fixtures.north(of: lat, by: Double(i) * 3), tst: tst, acc: 1))
             }
         }
         let settings = IngestSettings(policy: FixPolicy(maxAge: 3_600))

@@ -74,11 +74,15 @@ import Testing
         }
         // `+` and `#` cannot even reach the service: the client library refuses such topics.
         for topic in ["safewalk/a+b/fix", "safewalk/#/fix", "owntracks/+/phone"] {
-            await #expect(throws: MQTTError.self) { try await client.publish(topic, payload: Fixtures.fixJSON(tst: now)) }
+            await #expect(throws: MQTTError.self) {
+                try await client.publish(topic, payload: Fixtures.fixJSON(tst: now))
+            }
         }
         try await client.publish("safewalk/alice/fix", payload: Fixtures.fixJSON(tst: now))
 
-        let reports = try await rejections.first(20, within: 15).map { try SafeWalkJSON.decode(Rejection.self, from: $0.payload) }
+        let reports = try await rejections.first(20, within: 15).map {
+            try SafeWalkJSON.decode(Rejection.self, from: $0.payload)
+        }
         #expect(reports.map(\.reason).sorted() == hostile.map(\.reason).sorted())
         #expect(reports.allSatisfy { $0.service == .locationIngest })
         let good = try #require(try await positions.first(1).first)
@@ -98,11 +102,13 @@ import Testing
         let t = now.rounded(.down)
         let live = [(0.0, t - 40), (50.0, t - 30), (100.0, t - 20)]
         for (metres, tst) in live {
-            try await client.publish("safewalk/alice/fix", payload: fix(lat: Fixtures.north(of: lat, by: metres), tst: tst))
+            try await client.publish(
+                "safewalk/alice/fix", payload: fix(lat: Fixtures.north(of: lat, by: metres), tst: tst))
         }
         // The phone reconnects and replays its queue: older fixes, back where it was.
         for (metres, tst) in [(0.0, t - 40), (10.0, t - 35), (60.0, t - 25)] {
-            try await client.publish("safewalk/alice/fix", payload: fix(lat: Fixtures.north(of: lat, by: metres), tst: tst))
+            try await client.publish(
+                "safewalk/alice/fix", payload: fix(lat: Fixtures.north(of: lat, by: metres), tst: tst))
         }
         try await client.publish("safewalk/alice/fix", payload: fix(lat: Fixtures.north(of: lat, by: 101), tst: t - 10))
         let seen = try await withTimeout(10, "the final position") {
@@ -142,7 +148,8 @@ import Testing
 
         let second = try await ingest.start()
         try await client.publish("safewalk/alice/fix", payload: fix(lat: Fixtures.north(of: lat, by: 42), tst: t - 10))
-        let after = try SafeWalkJSON.decode(PositionUpdate.self, from: try #require(try await positions.first(1).first).payload)
+        let after = try SafeWalkJSON.decode(
+            PositionUpdate.self, from: try #require(try await positions.first(1).first).payload)
         #expect(after.fix.tst == t - 10)
         #expect(!after.moved, "2 m from the anchor kept across the restart")
         #expect(after.lastMovedAt == t - 20)

@@ -22,8 +22,10 @@ import Testing
         let logger = Logger(label: "test")
         let t0 = self.t0
         return LocationIngestService(
-            bus: bus, prefix: "safewalk", core: IngestCore(prefix: "safewalk", settings: IngestSettings(), tracks: tracks),
-            store: store, reporter: RejectionReporter(service: .locationIngest, prefix: "safewalk", bus: bus, logger: logger),
+            bus: bus, prefix: "safewalk",
+            core: IngestCore(prefix: "safewalk", settings: IngestSettings(), tracks: tracks),
+            store: store,
+            reporter: RejectionReporter(service: .locationIngest, prefix: "safewalk", bus: bus, logger: logger),
             stats: stats, logger: logger, now: { t0 })
     }
 
@@ -48,7 +50,9 @@ import Testing
         // Restart: a new service from what the store reloads.
         let reloaded = try store.loadTracks()
         #expect(reloaded[Fixtures.alice]?.anchor.movedAt == t0 - 50)
-        await service(tracks: reloaded).handle([Fixtures.fixMessage(lat: Fixtures.north(of: lat, by: 32), tst: t0, acc: 2)])
+        await service(tracks: reloaded).handle([
+            Fixtures.fixMessage(lat: Fixtures.north(of: lat, by: 32), tst: t0, acc: 2)
+        ])
         let last = try #require(try positions().last)
         #expect(!last.moved, "2 m from the persisted anchor is not movement")
         #expect(last.lastMovedAt == t0 - 50)
@@ -66,7 +70,8 @@ import Testing
         let stats = IngestStats()
         let secret = "SECRET-\(UUID().uuidString)"
         await service(stats: stats).handle([
-            MQTTMessage(topic: "safewalk/alice/fix", string: #"{"v":1,"lat":"\#(secret)","lon":1,"tst":1}"#)])
+            MQTTMessage(topic: "safewalk/alice/fix", string: #"{"v":1,"lat":"\#(secret)","lon":1,"tst":1}"#)
+        ])
         let reports = bus.published(matching: "safewalk/_rejected/location-ingest")
         #expect(reports.count == 1)
         let report = try SafeWalkJSON.decode(Rejection.self, from: reports[0].payload)

@@ -1,6 +1,7 @@
-@testable import LocationIngestKit
 import SafeWalkCore
 import Testing
+
+@testable import LocationIngestKit
 
 @Suite struct PipelineMergeTests {
     func update(_ tst: EpochSeconds, moved: Bool) -> PositionUpdate {

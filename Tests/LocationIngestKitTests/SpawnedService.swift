@@ -25,8 +25,9 @@ struct SpawnedIngest {
         let watcher = try await broker.client()
         defer { Task { await watcher.shutdown() } }
         let status = try await watcher.subscribe(Topic.serviceStatus(.locationIngest).name(), qos: .atLeastOnce)
-        let process = try ChildProcess(try Executables.product("location-ingest").path, [], environment: env,
-                                       logFile: broker.directory.appendingPathComponent("location-ingest.log"))
+        let process = try ChildProcess(
+            try Executables.product("location-ingest").path, [], environment: env,
+            logFile: broker.directory.appendingPathComponent("location-ingest.log"))
         do {
             try await withTimeout(15, "location-ingest online") {
                 for await message in status where message.string == "online" && !message.retain { return }

@@ -26,12 +26,16 @@ final class CommitCounter: TransactionObserver, Sendable {
     }
 
     func rows(_ n: Int, walker: WalkerID = Fixtures.alice) -> [HistoryRow] {
-        (0..<n).map { HistoryRow(walker: walker, fix: LocationFix(lat: 30, lon: -97, tst: t0 + Double($0), acc: 5), receivedAt: t0) }
+        (0..<n).map {
+            HistoryRow(
+                walker: walker, fix: LocationFix(lat: 30, lon: -97, tst: t0 + Double($0), acc: 5), receivedAt: t0)
+        }
     }
 
     func track(at tst: EpochSeconds) -> WalkerTrack {
-        WalkerTrack(last: LocationFix(lat: 30, lon: -97, tst: tst, acc: 5),
-                    anchor: MovementAnchor(lat: 30, lon: -97, acc: 5, tst: tst, movedAt: tst))
+        WalkerTrack(
+            last: LocationFix(lat: 30, lon: -97, tst: tst, acc: 5),
+            anchor: MovementAnchor(lat: 30, lon: -97, acc: 5, tst: tst, movedAt: tst))
     }
 
     @Test func fiveThousandFixesAreWrittenInOneTransaction() async throws {
@@ -49,10 +53,12 @@ final class CommitCounter: TransactionObserver, Sendable {
     }
 
     @Test func tracksReloadAndNeverMoveBackwards() async throws {
-        let newer = WalkerTrack(last: LocationFix(lat: 30, lon: -97, tst: t0 + 10, acc: 4),
-                                anchor: MovementAnchor(lat: 30, lon: -97, acc: 4, tst: t0 + 10, movedAt: t0 + 5))
-        let older = WalkerTrack(last: LocationFix(lat: 31, lon: -97, tst: t0, acc: 4),
-                                anchor: MovementAnchor(lat: 31, lon: -97, acc: 4, tst: t0, movedAt: t0))
+        let newer = WalkerTrack(
+            last: LocationFix(lat: 30, lon: -97, tst: t0 + 10, acc: 4),
+            anchor: MovementAnchor(lat: 30, lon: -97, acc: 4, tst: t0 + 10, movedAt: t0 + 5))
+        let older = WalkerTrack(
+            last: LocationFix(lat: 31, lon: -97, tst: t0, acc: 4),
+            anchor: MovementAnchor(lat: 31, lon: -97, acc: 4, tst: t0, movedAt: t0))
         try await store.save(history: [], tracks: [Fixtures.alice: newer])
         try await store.save(history: [], tracks: [Fixtures.alice: older])
         #expect(try store.loadTracks() == [Fixtures.alice: newer])
@@ -69,7 +75,11 @@ final class CommitCounter: TransactionObserver, Sendable {
     let t0 = Fixtures.now
 
     func rows(_ range: Range<Int>) -> [HistoryRow] {
-        range.map { HistoryRow(walker: Fixtures.alice, fix: LocationFix(lat: 30, lon: -97, tst: t0 + Double($0), acc: 5), receivedAt: t0) }
+        range.map {
+            HistoryRow(
+                walker: Fixtures.alice, fix: LocationFix(lat: 30, lon: -97, tst: t0 + Double($0), acc: 5),
+                receivedAt: t0)
+        }
     }
 
     func count(_ table: String, _ pool: DatabasePool) throws -> Int {
@@ -88,8 +98,9 @@ final class CommitCounter: TransactionObserver, Sendable {
         #expect(!store.logIsFull)
         #expect(try count("fix_log", pool) == 0)
         #expect(try count("fix", pool) == 8)
-        let track = WalkerTrack(last: LocationFix(lat: 30, lon: -97, tst: t0 + 8, acc: 5),
-                                anchor: MovementAnchor(lat: 30, lon: -97, acc: 5, tst: t0, movedAt: t0))
+        let track = WalkerTrack(
+            last: LocationFix(lat: 30, lon: -97, tst: t0 + 8, acc: 5),
+            anchor: MovementAnchor(lat: 30, lon: -97, acc: 5, tst: t0, movedAt: t0))
         try await store.save(history: rows(7..<9), tracks: [Fixtures.alice: track])  // 7 replayed across the two tables
         #expect(try store.history(of: Fixtures.alice).map(\.tst) == (0..<9).map { t0 + Double($0) })
         #expect(try await store.prune(olderThan: t0 + 8) == 9, "pruning reaches both tables (rows, 7 twice)")

@@ -10,8 +10,9 @@ import Testing
     }
 
     static func track(_ tst: EpochSeconds) -> WalkerTrack {
-        WalkerTrack(last: LocationFix(lat: 30, lon: -97, tst: tst, acc: 3),
-                    anchor: MovementAnchor(lat: 30, lon: -97, acc: 3, tst: tst, movedAt: tst))
+        WalkerTrack(
+            last: LocationFix(lat: 30, lon: -97, tst: tst, acc: 3),
+            anchor: MovementAnchor(lat: 30, lon: -97, acc: 3, tst: tst, movedAt: tst))
     }
 
     @Test func aFailedCommitIsWrittenWithTheNextOneBeforeTheNewRows() {

@@ -45,7 +45,8 @@ struct HMACSHA256Tests {
     }
 
     @Test func rfc4231Case7LongKeyAndLongData() {
-        let data = "This is a test using a larger than block-size key and a larger than block-size data. "
+        let data =
+            "This is a test using a larger than block-size key and a larger than block-size data. "
             + "The key needs to be hashed before being used by the HMAC algorithm."
         let mac = HMACSHA256.authenticate(Array(data.utf8), key: [UInt8](repeating: 0xaa, count: 131))
         #expect(HMACSHA256.hex(mac) == "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2")

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import SafeWalkMQTT
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Reconnection after the broker restarts")
 struct ReconnectTests {

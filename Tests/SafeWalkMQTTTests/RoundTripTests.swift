@@ -1,7 +1,7 @@
 import Foundation
 import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
 
 @Suite("MQTT client against a real mosquitto")
 struct RoundTripTests {
@@ -59,7 +59,10 @@ struct RoundTripTests {
             try await publisher.publish(topic, string: topic)
         }
         #expect(try await fixes.first(2).map(\.topic) == ["safewalk/alice/fix", "safewalk/bob/fix"])
-        #expect(try await everything.first(3).map(\.topic) == ["safewalk/alice/fix", "safewalk/bob/reply", "safewalk/bob/fix"])
+        #expect(
+            try await everything.first(3).map(\.topic) == [
+                "safewalk/alice/fix", "safewalk/bob/reply", "safewalk/bob/fix",
+            ])
         await publisher.shutdown(); await subscriber.shutdown(); await broker.shutdown()
     }
 

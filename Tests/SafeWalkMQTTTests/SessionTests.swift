@@ -1,7 +1,8 @@
 import Foundation
-@testable import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
+
+@testable import SafeWalkMQTT
 
 @Suite("Last Will, reconnection and slow consumers")
 struct SessionTests {

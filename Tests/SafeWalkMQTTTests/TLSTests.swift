@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
 
 /// TLS to the broker, with certificates made for the test by openssl.
 @Suite("MQTT over TLS")
@@ -11,11 +11,19 @@ struct TLSTests {
     static func makeCertificates(in directory: URL) async throws {
         let openssl = try Executables.find("openssl")
         let steps = [
-            ["req", "-x509", "-newkey", "rsa:2048", "-days", "1", "-nodes", "-keyout", "ca.key", "-out", "ca.crt",
-             "-subj", "/CN=safewalk-test-ca"],
-            ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"],
-            ["x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-days", "1",
-             "-out", "server.crt"],
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-days", "1", "-nodes", "-keyout", "ca.key", "-out", "ca.crt",
+                "-subj", "/CN=safewalk-test-ca",
+            ],
+            [
+                "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj",
+                "/CN=localhost",
+            ],
+            [
+                "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-days",
+                "1",
+                "-out", "server.crt",
+            ],
         ]
         for arguments in steps {
             let (status, output) = try await ChildProcess.run(openssl, arguments, in: directory)
@@ -24,23 +32,25 @@ struct TLSTests {
     }
 
     @Test func publishesAndReceivesOverTLSWithTheBrokersCA() async throws {
-        let certificates = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString.prefix(8))")
+        let certificates = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tls-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: certificates, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: certificates) }
         try await Self.makeCertificates(in: certificates)
         let broker = try MosquittoBroker { port, directory in
             for file in ["ca.crt", "server.crt", "server.key"] {
-                try FileManager.default.copyItem(at: certificates.appendingPathComponent(file),
-                                                 to: directory.appendingPathComponent(file))
+                try FileManager.default.copyItem(
+                    at: certificates.appendingPathComponent(file),
+                    to: directory.appendingPathComponent(file))
             }
             return """
-            listener \(port) 127.0.0.1
-            allow_anonymous true
-            cafile \(directory.path)/ca.crt
-            certfile \(directory.path)/server.crt
-            keyfile \(directory.path)/server.key
-            log_dest file \(directory.path)/mosquitto.log
-            """
+                listener \(port) 127.0.0.1
+                allow_anonymous true
+                cafile \(directory.path)/ca.crt
+                certfile \(directory.path)/server.crt
+                keyfile \(directory.path)/server.key
+                log_dest file \(directory.path)/mosquitto.log
+                """
         }
         try await broker.start()
         var logger = Logger(label: "tls-test")

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
 
 @Suite("MQTT client errors")
 struct ValidationTests {
@@ -26,7 +26,8 @@ struct ValidationTests {
             _ = try MQTTClient(configuration: MQTTConfiguration(clientID: ""), logger: Logger(label: "t"))
         }
         #expect(throws: MQTTError.self) {
-            _ = try MQTTClient(configuration: MQTTConfiguration(clientID: "x", password: "secret"), logger: Logger(label: "t"))
+            _ = try MQTTClient(
+                configuration: MQTTConfiguration(clientID: "x", password: "secret"), logger: Logger(label: "t"))
         }
     }
 
@@ -34,8 +35,9 @@ struct ValidationTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pw-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let passwords = directory.appendingPathComponent("passwd")
-        let (status, _) = try await ChildProcess.run(try Executables.find("mosquitto_passwd"),
-                                                     ["-c", "-b", passwords.path, "alice", "right-password"])
+        let (status, _) = try await ChildProcess.run(
+            try Executables.find("mosquitto_passwd"),
+            ["-c", "-b", passwords.path, "alice", "right-password"])
         try #require(status == 0)
         let broker = try await MosquittoBroker.start(
             extraConfig: "allow_anonymous false\npassword_file \(passwords.path)\n")

@@ -1,5 +1,6 @@
-@testable import SafeWalkService
 import Testing
+
+@testable import SafeWalkService
 
 @Suite("Topic kinds for traffic metrics")
 struct BrokerMetricsTests {

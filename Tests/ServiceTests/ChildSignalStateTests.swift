@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Children start as a shell would start them, whatever this process did to its signals: nothing
@@ -22,7 +23,8 @@ struct ChildSignalStateTests {
         init(_ status: String) throws {
             func mask(_ name: String) throws -> UInt64 {
                 let line = try #require(status.split(separator: "\n").first { $0.hasPrefix(name + ":") })
-                return try #require(UInt64(line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces), radix: 16))
+                return try #require(
+                    UInt64(line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces), radix: 16))
             }
             blocked = try mask("SigBlk")
             ignored = try mask("SigIgn")
@@ -50,7 +52,8 @@ struct ChildSignalStateTests {
     }
 
     @Test func aChildStartedByChildProcessHasNothingBlockedAndNothingOfOursIgnored() async throws {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("sigstate-\(UUID().uuidString.prefix(8)).log")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sigstate-\(UUID().uuidString.prefix(8)).log")
         defer { try? FileManager.default.removeItem(at: log) }
         let child = try withDirtySignals { try ChildProcess(Self.grep.path, Self.arguments, logFile: log) }
         #expect(try await child.waitForExit() == 0, "\(child.output)")

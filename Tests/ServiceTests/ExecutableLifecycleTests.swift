@@ -1,8 +1,8 @@
 import Foundation
 import SafeWalkCore
 import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
 
 /// Every executable: starts, connects, announces `online`, stops cleanly on SIGTERM and is
 /// reported `offline` by its Last Will when it dies instead.
@@ -49,7 +49,8 @@ struct ExecutableLifecycleTests {
 
     @Test func refusedCredentialsExitWithCode3() async throws {
         let broker = try await MosquittoBroker.start(extraConfig: "allow_anonymous false\npassword_file /dev/null\n")
-        let process = try ServiceProcess.start(.notifier, broker: broker, environment: ["SAFEWALK_MQTT_PASSWORD": "nope"])
+        let process = try ServiceProcess.start(
+            .notifier, broker: broker, environment: ["SAFEWALK_MQTT_PASSWORD": "nope"])
         #expect(try await process.waitForExit(within: 20) == 3, "\(process.output)")
         #expect(process.output.contains("refused"))
         await broker.shutdown()

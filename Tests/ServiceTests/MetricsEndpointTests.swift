@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SafeWalkCore
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("Prometheus metrics and health over HTTP")
 struct MetricsEndpointTests {
@@ -18,8 +19,9 @@ struct MetricsEndpointTests {
         let observer = try await broker.client()
         let status = try await observer.subscribe(Topic.serviceStatus(.contactsStore).name(), qos: .atLeastOnce)
         let port = try Loopback.freePort()
-        let process = try ServiceProcess.start(.contactsStore, broker: broker,
-                                               environment: ["SAFEWALK_METRICS_PORT": "\(port)"])
+        let process = try ServiceProcess.start(
+            .contactsStore, broker: broker,
+            environment: ["SAFEWALK_METRICS_PORT": "\(port)"])
         #expect(try await status.first(1, within: 20).map(\.string) == ["online"])
         let base = URL(string: "http://127.0.0.1:\(port)")!
         try await eventually("metrics endpoint", within: 10) { Loopback.isAccepting(port: port) }
@@ -30,8 +32,9 @@ struct MetricsEndpointTests {
         let (metricsCode, metrics) = try await get(base.appendingPathComponent("metrics"))
         #expect(metricsCode == 200)
         #expect(metrics.contains(#"safewalk_mqtt_connects_total{service="contacts-store"} 1"#), "\(metrics)")
-        #expect(metrics.contains(#"safewalk_mqtt_messages_published_total{service="contacts-store",kind="serviceStatus"}"#),
-                "\(metrics)")
+        #expect(
+            metrics.contains(#"safewalk_mqtt_messages_published_total{service="contacts-store",kind="serviceStatus"}"#),
+            "\(metrics)")
         let (missingCode, _) = try await get(base.appendingPathComponent("nothing-here"))
         #expect(missingCode == 404)
 
@@ -45,10 +48,13 @@ struct MetricsEndpointTests {
         let observer = try await broker.client()
         let status = try await observer.subscribe(Topic.serviceStatus(.notifier).name(), qos: .atLeastOnce)
         // The broker's own port is certainly taken.
-        let process = try ServiceProcess.start(.notifier, broker: broker,
-                                               environment: ["SAFEWALK_METRICS_PORT": "\(broker.port)"])
+        let process = try ServiceProcess.start(
+            .notifier, broker: broker,
+            environment: ["SAFEWALK_METRICS_PORT": "\(broker.port)"])
         #expect(try await status.first(1, within: 20).map(\.string) == ["online"])
-        try await eventually("the error to be logged", within: 10) { process.output.contains("metrics endpoint unavailable") }
+        try await eventually("the error to be logged", within: 10) {
+            process.output.contains("metrics endpoint unavailable")
+        }
         process.signal(SIGTERM)
         #expect(try await process.waitForExit() == 0)
         await observer.shutdown(); await broker.shutdown()

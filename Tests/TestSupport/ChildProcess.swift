@@ -1,12 +1,13 @@
 import Foundation
 import Subprocess
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 #if canImport(System)
-import System
+    import System
 #else
-import SystemPackage
+    import SystemPackage
 #endif
 
 /// A child process started with posix_spawn and a clean signal state.
@@ -20,8 +21,10 @@ public final class ChildProcess: Sendable {
     public let logFile: URL
 
     /// Starts `executable` with `arguments`; stdout and stderr go to `logFile`.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                logFile: URL) throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        logFile: URL
+    ) throws {
         self.executable = executable
         self.logFile = logFile
         var attributes = posix_spawnattr_t()
@@ -94,19 +97,24 @@ extension ChildProcess {
     /// because a child it starts lives only as long as a closure, and brokers and services here
     /// outlive the call that starts them.
     @discardableResult
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-                           in directory: URL? = nil, within seconds: Double = 30) async throws -> (status: Int32, output: String) {
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+        in directory: URL? = nil, within seconds: Double = 30
+    ) async throws -> (status: Int32, output: String) {
         try await withTimeout(seconds, "\(executable.lastPathComponent) to exit") {
             let result = try await Subprocess.run(
                 .path(FilePath(executable.path)), arguments: Arguments(arguments),
-                environment: environment.map { .custom(Dictionary(uniqueKeysWithValues: $0.map { (.init(stringLiteral: $0.key), $0.value) })) }
+                environment: environment.map {
+                    .custom(Dictionary(uniqueKeysWithValues: $0.map { (.init(stringLiteral: $0.key), $0.value) }))
+                }
                     ?? .inherit,
                 workingDirectory: directory.map { FilePath($0.path) },
                 output: .string(limit: 16 << 20), error: .combinedWithOutput)
-            let status: Int32 = switch result.terminationStatus {
-            case .exited(let code): code
-            case .signaled(let signal): 128 + signal
-            }
+            let status: Int32 =
+                switch result.terminationStatus {
+                case .exited(let code): code
+                case .signaled(let signal): 128 + signal
+                }
             return (status, result.standardOutput)
         }
     }

@@ -13,8 +13,9 @@ public enum Executables {
 
     /// Where SwiftPM put this build's products: the test bundle sits beside the executables.
     public static var productsDirectory: URL {
-        let me = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0])
+        let me = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
         var directory = me.deletingLastPathComponent()
         // On Linux the test runner is `<products>/<Package>PackageTests.xctest`.
         while directory.path != "/" && directory.pathExtension == "xctest" {

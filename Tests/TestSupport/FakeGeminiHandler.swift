@@ -24,7 +24,8 @@ final class FakeGeminiHandler: ChannelInboundHandler {
             guard let head else { return }
             var headers: [String: String] = [:]
             for (name, value) in head.headers { headers[name.lowercased()] = value }
-            let request = FakeGeminiServer.Request(method: "\(head.method)", path: head.uri, headers: headers, body: Data(body))
+            let request = FakeGeminiServer.Request(
+                method: "\(head.method)", path: head.uri, headers: headers, body: Data(body))
             respond(state.handle(request), version: head.version, context: context)
         }
     }
@@ -36,10 +37,13 @@ final class FakeGeminiHandler: ChannelInboundHandler {
         case .drop:
             context.close(promise: nil)
         case .response(let status, let extra, let body):
-            var headers = HTTPHeaders([("Content-Type", "application/json; charset=UTF-8"),
-                                       ("Content-Length", "\(body.utf8.count)")])
+            var headers = HTTPHeaders([
+                ("Content-Type", "application/json; charset=UTF-8"),
+                ("Content-Length", "\(body.utf8.count)"),
+            ])
             for (name, value) in extra { headers.add(name: name, value: value) }
-            let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+            let head = HTTPResponseHead(
+                version: version, status: HTTPResponseStatus(statusCode: status), headers: headers)
             context.write(Self.wrapOutboundOut(.head(head)), promise: nil)
             context.write(Self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
             context.writeAndFlush(Self.wrapOutboundOut(.end(nil)), promise: nil)

@@ -58,8 +58,10 @@ public final class FakeGeminiServer: Sendable {
         self.state = state
     }
 
-    public static func start(apiKey: String = "test-key-\(UUID().uuidString.prefix(8))",
-                      model: String = "gemini-2.0-flash") async throws -> FakeGeminiServer {
+    public static func start(
+        apiKey: String = "test-key-\(UUID().uuidString.prefix(8))",
+        model: String = "gemini-2.0-flash"
+    ) async throws -> FakeGeminiServer {
         let state = FakeGeminiState(apiKey: apiKey, model: model)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -132,7 +134,8 @@ final class FakeGeminiState: Sendable {
             let count = inner.requests.count
             inner.waiters.release { $0 <= count }.forEach { $0.resume() }
             guard FakeGeminiReply.isAuthorised(request, path: path, apiKey: apiKey) else { return nil }
-            return inner.script.isEmpty ? .answer("I'm here with you. How is the walk going?") : inner.script.removeFirst()
+            return inner.script.isEmpty
+                ? .answer("I'm here with you. How is the walk going?") : inner.script.removeFirst()
         }
         guard let behaviour else { return FakeGeminiReply.refusal(for: request, path: path, apiKey: apiKey) }
         return FakeGeminiReply.reply(for: behaviour, model: model)

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A fake SMS gateway speaking Twilio's Messages API on a free 127.0.0.1 port (see
@@ -30,7 +31,8 @@ public final class FakeSMSGateway: Sendable {
     }
 
     public init() async throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-twilio-\(UUID().uuidString.prefix(8))")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fake-twilio-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         (port, process) = try await Self.launch(in: directory)
     }
@@ -42,8 +44,9 @@ public final class FakeSMSGateway: Sendable {
         let python = try Executables.find("python3")
         for _ in 0..<5 {
             let port = try Loopback.freePort()
-            let process = try ChildProcess(python.path, [script.path, "\(port)", sid, token, webhookSecret],
-                                           logFile: directory.appendingPathComponent("server.log"))
+            let process = try ChildProcess(
+                python.path, [script.path, "\(port)", sid, token, webhookSecret],
+                logFile: directory.appendingPathComponent("server.log"))
             let deadline = ContinuousClock.now + .seconds(20)
             while ContinuousClock.now < deadline {
                 if Loopback.isAccepting(port: port) { return (port, process) }
@@ -52,7 +55,9 @@ public final class FakeSMSGateway: Sendable {
             }
             process.signal(SIGKILL)
         }
-        throw HarnessError.processFailed("fake SMS gateway did not start: \((try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? "")")
+        throw HarnessError.processFailed(
+            "fake SMS gateway did not start: \((try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? "")"
+        )
     }
 
     /// The Python server's process id (CPU and memory readings in benchmarks).
@@ -63,8 +68,10 @@ public final class FakeSMSGateway: Sendable {
 
     /// The notifier's `sms-http` channel configured exactly as an operator would configure Twilio.
     public var environment: [String: String] {
-        ["SAFEWALK_SMS_URL": messagesURL, "SAFEWALK_SMS_USER": Self.sid, "SAFEWALK_SMS_PASSWORD": Self.token,
-         "SAFEWALK_SMS_TEMPLATE": Self.template]
+        [
+            "SAFEWALK_SMS_URL": messagesURL, "SAFEWALK_SMS_USER": Self.sid, "SAFEWALK_SMS_PASSWORD": Self.token,
+            "SAFEWALK_SMS_TEMPLATE": Self.template,
+        ]
     }
 
     public func stats() async throws -> Stats {
@@ -74,8 +81,10 @@ public final class FakeSMSGateway: Sendable {
 
     /// `failNext` requests fail with `status`, and so does every request for the next `failFor`
     /// seconds; numbers in `hold` hang until `release`.
-    public func control(failNext: Int? = nil, failFor: Double? = nil, status: Int? = nil, hold: [String]? = nil,
-                        release: Bool = false) async throws {
+    public func control(
+        failNext: Int? = nil, failFor: Double? = nil, status: Int? = nil, hold: [String]? = nil,
+        release: Bool = false
+    ) async throws {
         var command: [String: Any] = ["release": release]
         if let failNext { command["fail_next"] = failNext }
         if let failFor { command["fail_for"] = failFor }

@@ -5,103 +5,103 @@
 /// `/_stats` for the test. Python's `http.server` keeps it dependency-free.
 enum FakeSMSGatewayScript {
     static let source = #"""
-import base64, hashlib, hmac, json, sys, threading, time, urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        import base64, hashlib, hmac, json, sys, threading, time, urllib.parse
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-PORT, SID, TOKEN, SECRET = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4].encode()
-lock = threading.Lock()
-release = threading.Event()
-state = {"fail_next": 0, "fail_status": 500, "fail_until": 0.0, "hold": [], "requests": {}, "accepted": {},
-         "bodies": {}, "times": {}, "held": 0, "hooks": [], "order": []}
+        PORT, SID, TOKEN, SECRET = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4].encode()
+        lock = threading.Lock()
+        release = threading.Event()
+        state = {"fail_next": 0, "fail_status": 500, "fail_until": 0.0, "hold": [], "requests": {}, "accepted": {},
+                 "bodies": {}, "times": {}, "held": 0, "hooks": [], "order": []}
 
-def error(status, code, message):
-    return status, {"code": code, "message": message,
-                    "more_info": "https://www.twilio.com/docs/errors/%d" % code, "status": status}
+        def error(status, code, message):
+            return status, {"code": code, "message": message,
+                            "more_info": "https://www.twilio.com/docs/errors/%d" % code, "status": status}
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True
 
-    def log_message(self, *args):
-        pass
+            def log_message(self, *args):
+                pass
 
-    def reply(self, status, payload):
-        data = json.dumps(payload).encode()
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-        except OSError:
-            pass  # the client went away (killed mid-request)
+            def reply(self, status, payload):
+                data = json.dumps(payload).encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except OSError:
+                    pass  # the client went away (killed mid-request)
 
-    def body(self):
-        return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            def body(self):
+                return self.rfile.read(int(self.headers.get("Content-Length") or 0))
 
-    def do_GET(self):
-        if self.path == "/_stats":
-            with lock:
-                return self.reply(200, {k: state[k] for k in ("requests", "accepted", "bodies", "times", "held", "hooks", "order")})
-        self.reply(*error(404, 20404, "The requested resource was not found"))
+            def do_GET(self):
+                if self.path == "/_stats":
+                    with lock:
+                        return self.reply(200, {k: state[k] for k in ("requests", "accepted", "bodies", "times", "held", "hooks", "order")})
+                self.reply(*error(404, 20404, "The requested resource was not found"))
 
-    def do_POST(self):
-        raw = self.body()
-        if self.path == "/_control":
-            command = json.loads(raw)
-            with lock:
-                for key in ("fail_next", "fail_status", "hold"):
-                    if key in command:
-                        state[key] = command[key]
-                if "fail_for" in command:
-                    state["fail_until"] = time.time() + command["fail_for"]
-            if command.get("release"):
-                release.set()
-            return self.reply(200, {"ok": True})
-        if self.path == "/hook":
-            expected = "sha256=" + hmac.new(SECRET, raw, hashlib.sha256).hexdigest()
-            valid = hmac.compare_digest(expected, self.headers.get("X-SafeWalk-Signature-256", ""))
-            with lock:
-                state["hooks"].append({"valid": valid, "escalation": self.headers.get("X-SafeWalk-Escalation"),
-                                       "body": json.loads(raw)})
-            return self.reply(200 if valid else 401, {"ok": valid})
-        if self.path != "/2010-04-01/Accounts/%s/Messages.json" % SID:
-            return self.reply(*error(404, 20404, "The requested resource was not found"))
-        auth = self.headers.get("Authorization", "")
-        if auth != "Basic " + base64.b64encode(("%s:%s" % (SID, TOKEN)).encode()).decode():
-            return self.reply(*error(401, 20003, "Authenticate"))
-        if not self.headers.get("Content-Type", "").startswith("application/x-www-form-urlencoded"):
-            return self.reply(*error(400, 21609, "Invalid Content-Type"))
-        form = urllib.parse.parse_qs(raw.decode(), keep_blank_values=True)
-        to, body = form.get("To", [""])[0], form.get("Body", [""])[0]
-        with lock:
-            state["requests"][to] = state["requests"].get(to, 0) + 1
-            state["order"].append(to)
-            held = to in state["hold"]
-            failing = state["fail_next"] > 0 or time.time() < state["fail_until"]
-            if state["fail_next"] > 0:
-                state["fail_next"] -= 1
-            if held:
-                state["held"] += 1
-        if held:
-            release.wait()
-            return self.reply(*error(503, 20503, "Service unavailable"))
-        if failing:
-            return self.reply(*error(state["fail_status"], 20500, "An internal server error has occurred"))
-        if not to.startswith("+") or not to[1:].isdigit() or not 8 <= len(to) <= 16:
-            return self.reply(*error(400, 21211, "The 'To' number %s is not a valid phone number." % to))
-        if not body:
-            return self.reply(*error(400, 21602, "Message body is required."))
-        with lock:
-            state["accepted"][to] = state["accepted"].get(to, 0) + 1
-            state["bodies"].setdefault(to, []).append(body)
-            state["times"].setdefault(to, []).append(time.time())
-            n = sum(state["accepted"].values())
-        self.reply(201, {"sid": "SM%032d" % n, "account_sid": SID, "to": to, "from": form.get("From", [""])[0],
-                         "body": body, "status": "queued", "num_segments": "1", "error_code": None,
-                         "error_message": None, "api_version": "2010-04-01"})
+            def do_POST(self):
+                raw = self.body()
+                if self.path == "/_control":
+                    command = json.loads(raw)
+                    with lock:
+                        for key in ("fail_next", "fail_status", "hold"):
+                            if key in command:
+                                state[key] = command[key]
+                        if "fail_for" in command:
+                            state["fail_until"] = time.time() + command["fail_for"]
+                    if command.get("release"):
+                        release.set()
+                    return self.reply(200, {"ok": True})
+                if self.path == "/hook":
+                    expected = "sha256=" + hmac.new(SECRET, raw, hashlib.sha256).hexdigest()
+                    valid = hmac.compare_digest(expected, self.headers.get("X-SafeWalk-Signature-256", ""))
+                    with lock:
+                        state["hooks"].append({"valid": valid, "escalation": self.headers.get("X-SafeWalk-Escalation"),
+                                               "body": json.loads(raw)})
+                    return self.reply(200 if valid else 401, {"ok": valid})
+                if self.path != "/2010-04-01/Accounts/%s/Messages.json" % SID:
+                    return self.reply(*error(404, 20404, "The requested resource was not found"))
+                auth = self.headers.get("Authorization", "")
+                if auth != "Basic " + base64.b64encode(("%s:%s" % (SID, TOKEN)).encode()).decode():
+                    return self.reply(*error(401, 20003, "Authenticate"))
+                if not self.headers.get("Content-Type", "").startswith("application/x-www-form-urlencoded"):
+                    return self.reply(*error(400, 21609, "Invalid Content-Type"))
+                form = urllib.parse.parse_qs(raw.decode(), keep_blank_values=True)
+                to, body = form.get("To", [""])[0], form.get("Body", [""])[0]
+                with lock:
+                    state["requests"][to] = state["requests"].get(to, 0) + 1
+                    state["order"].append(to)
+                    held = to in state["hold"]
+                    failing = state["fail_next"] > 0 or time.time() < state["fail_until"]
+                    if state["fail_next"] > 0:
+                        state["fail_next"] -= 1
+                    if held:
+                        state["held"] += 1
+                if held:
+                    release.wait()
+                    return self.reply(*error(503, 20503, "Service unavailable"))
+                if failing:
+                    return self.reply(*error(state["fail_status"], 20500, "An internal server error has occurred"))
+                if not to.startswith("+") or not to[1:].isdigit() or not 8 <= len(to) <= 16:
+                    return self.reply(*error(400, 21211, "The 'To' number %s is not a valid phone number." % to))
+                if not body:
+                    return self.reply(*error(400, 21602, "Message body is required."))
+                with lock:
+                    state["accepted"][to] = state["accepted"].get(to, 0) + 1
+                    state["bodies"].setdefault(to, []).append(body)
+                    state["times"].setdefault(to, []).append(time.time())
+                    n = sum(state["accepted"].values())
+                self.reply(201, {"sid": "SM%032d" % n, "account_sid": SID, "to": to, "from": form.get("From", [""])[0],
+                                 "body": body, "status": "queued", "num_segments": "1", "error_code": None,
+                                 "error_message": None, "api_version": "2010-04-01"})
 
-ThreadingHTTPServer.daemon_threads = True
-ThreadingHTTPServer(("127.0.0.1", PORT), Handler).serve_forever()
-"""#
+        ThreadingHTTPServer.daemon_threads = True
+        ThreadingHTTPServer(("127.0.0.1", PORT), Handler).serve_forever()
+        """#
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real `mosquitto` on a free 127.0.0.1 port, with a generated config in its own temporary
@@ -55,8 +56,10 @@ public actor MosquittoBroker {
     }
 
     /// Starts a broker and waits until it accepts connections.
-    public static func start(persistence: Bool = false, extraConfig: String = "",
-                             logPackets: Bool = true) async throws -> MosquittoBroker {
+    public static func start(
+        persistence: Bool = false, extraConfig: String = "",
+        logPackets: Bool = true
+    ) async throws -> MosquittoBroker {
         try await startRetryingPort {
             try MosquittoBroker(persistence: persistence, extraConfig: extraConfig, logPackets: logPackets)
         }
@@ -79,8 +82,9 @@ public actor MosquittoBroker {
     public func start() async throws {
         guard process == nil else { return }
         let mosquitto = try Executables.find("mosquitto", in: ["/usr/sbin", "/usr/bin", "/usr/local/sbin"])
-        let process = try ChildProcess(mosquitto.path, ["-c", configFile.path],
-                                       logFile: directory.appendingPathComponent("stdout.log"))
+        let process = try ChildProcess(
+            mosquitto.path, ["-c", configFile.path],
+            logFile: directory.appendingPathComponent("stdout.log"))
         self.process = process
         let deadline = ContinuousClock.now + .seconds(10)
         while !Loopback.isAccepting(port: port) {

@@ -16,7 +16,9 @@ public struct ParkedWaiters<Condition> {
     }
 
     /// Parks the continuation; false if its task was already cancelled (the caller resumes it).
-    public mutating func park(_ id: UInt64, until condition: Condition, _ continuation: CheckedContinuation<Void, Never>) -> Bool {
+    public mutating func park(
+        _ id: UInt64, until condition: Condition, _ continuation: CheckedContinuation<Void, Never>
+    ) -> Bool {
         if cancelled.remove(id) != nil { return false }
         parked[id] = (condition, continuation)
         return true

@@ -5,36 +5,46 @@ import Foundation
 public enum SecuredBroker {
     /// The repository root, found from this source file's location.
     public static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
     }
 
     public static func start(users: [String: String]) async throws -> MosquittoBroker {
         let root = repositoryRoot
-        let passwords = FileManager.default.temporaryDirectory.appendingPathComponent("passwd-\(UUID().uuidString.prefix(8))")
+        let passwords = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "passwd-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: passwords) }
         try await addUsers(users, to: passwords)
-        return try await MosquittoBroker.startRetryingPort { try MosquittoBroker { port, directory in
-            let config = directory.appendingPathComponent("config")
-            let data = directory.appendingPathComponent("data")
-            try FileManager.default.createDirectory(at: config.appendingPathComponent("conf.d"), withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: root.appendingPathComponent("mosquitto/acl"),
-                                             to: config.appendingPathComponent("acl"))
-            try FileManager.default.copyItem(at: passwords, to: config.appendingPathComponent("passwd"))
-            let production = try String(contentsOf: root.appendingPathComponent("mosquitto/mosquitto.conf"), encoding: .utf8)
-            return production
-                .replacingOccurrences(of: "listener 1883", with: "listener \(port) 127.0.0.1")
-                .replacingOccurrences(of: "/mosquitto/config/", with: config.path + "/")
-                .replacingOccurrences(of: "/mosquitto/data/", with: data.path + "/")
-                .replacingOccurrences(of: "log_dest stdout", with: "log_dest file \(directory.path)/mosquitto.log")
-        } }
+        return try await MosquittoBroker.startRetryingPort {
+            try MosquittoBroker { port, directory in
+                let config = directory.appendingPathComponent("config")
+                let data = directory.appendingPathComponent("data")
+                try FileManager.default.createDirectory(
+                    at: config.appendingPathComponent("conf.d"), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(
+                    at: root.appendingPathComponent("mosquitto/acl"),
+                    to: config.appendingPathComponent("acl"))
+                try FileManager.default.copyItem(at: passwords, to: config.appendingPathComponent("passwd"))
+                let production = try String(
+                    contentsOf: root.appendingPathComponent("mosquitto/mosquitto.conf"), encoding: .utf8)
+                return
+                    production
+                    .replacingOccurrences(of: "listener 1883", with: "listener \(port) 127.0.0.1")
+                    .replacingOccurrences(of: "/mosquitto/config/", with: config.path + "/")
+                    .replacingOccurrences(of: "/mosquitto/data/", with: data.path + "/")
+                    .replacingOccurrences(of: "log_dest stdout", with: "log_dest file \(directory.path)/mosquitto.log")
+            }
+        }
     }
 
     /// Writes a mosquitto password file with the project's own tool (`scripts/add-user.sh`).
     static func addUsers(_ users: [String: String], to file: URL) async throws {
         for (name, password) in users.sorted(by: { $0.key < $1.key }) {
-            let service = ["location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store",
-                           "channel-example", "operator"].contains(name)
+            let service = [
+                "location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store",
+                "channel-example", "operator",
+            ].contains(name)
             let environment = ProcessInfo.processInfo.environment.merging(["SAFEWALK_NEW_PASSWORD": password]) { $1 }
             let (status, output) = try await ChildProcess.run(
                 URL(fileURLWithPath: "/bin/bash"),

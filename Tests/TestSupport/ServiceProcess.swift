@@ -10,10 +10,14 @@ public enum ServiceProcess {
         _ service: ServiceName, broker: MosquittoBroker? = nil, environment: [String: String] = [:],
         dataDirectory: URL? = nil
     ) throws -> ChildProcess {
-        let data = dataDirectory ?? FileManager.default.temporaryDirectory
+        let data =
+            dataDirectory
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("safewalk-\(service)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SAFEWALK_") && $0.key != "GEMINI_API_KEY" }
+        var env = ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("SAFEWALK_") && $0.key != "GEMINI_API_KEY"
+        }
         env["SAFEWALK_DATA_DIR"] = data.path
         env["SAFEWALK_MQTT_PORT"] = broker.map { "\($0.port)" } ?? "1"
         // Stable per data directory, so a restarted service finds its persistent session again.
@@ -22,7 +26,8 @@ public enum ServiceProcess {
         env["SAFEWALK_METRICS_PORT"] = "off"
         env.merge(environment) { _, new in new }
         let executable = try Executables.product(service.rawValue)
-        return try ChildProcess(executable.path, [], environment: env,
-                                logFile: data.appendingPathComponent("\(service).log"))
+        return try ChildProcess(
+            executable.path, [], environment: env,
+            logFile: data.appendingPathComponent("\(service).log"))
     }
 }

@@ -29,13 +29,15 @@ public enum ContactIntake: Hashable, Sendable {
         switch Topic.parse(topic, prefix: prefix) {
         case .contactsAdd(let walker)?:
             do {
-                return .command(walker, .add(try SafeWalkJSON.decode(ContactAdd.self, from: payload, maxBytes: maxBytes)))
+                return .command(
+                    walker, .add(try SafeWalkJSON.decode(ContactAdd.self, from: payload, maxBytes: maxBytes)))
             } catch {
                 return .unreadable(walker, .add, error)
             }
         case .contactsRemove(let walker)?:
             do {
-                return .command(walker, .remove(try SafeWalkJSON.decode(ContactRemove.self, from: payload, maxBytes: maxBytes)))
+                return .command(
+                    walker, .remove(try SafeWalkJSON.decode(ContactRemove.self, from: payload, maxBytes: maxBytes)))
             } catch {
                 return .unreadable(walker, .remove, error)
             }

@@ -65,7 +65,8 @@ public struct ContactRules: Hashable, Sendable {
     }
 
     /// The entry `request` adds to `entries`, under `id`.
-    public func add(_ request: ContactAdd, id: String, to entries: [ContactEntry]) throws(ContactError) -> ContactEntry {
+    public func add(_ request: ContactAdd, id: String, to entries: [ContactEntry]) throws(ContactError) -> ContactEntry
+    {
         let name = Self.cleanName(request.name)
         if name.isEmpty { throw .emptyName }
         if name.count > maxNameLength { throw .nameTooLong(max: maxNameLength) }

@@ -14,8 +14,10 @@ public final class ContactsDatabase: Sendable {
     }
 
     public static func open(directory: URL, logger: Logger) throws -> ContactsDatabase {
-        ContactsDatabase(pool: try SQLiteStore.open(directory: directory, fileName: fileName,
-                                                    migrator: migrator, logger: logger))
+        ContactsDatabase(
+            pool: try SQLiteStore.open(
+                directory: directory, fileName: fileName,
+                migrator: migrator, logger: logger))
     }
 
     public static var migrator: DatabaseMigrator {
@@ -38,7 +40,8 @@ public final class ContactsDatabase: Sendable {
             var result: [WalkerID: [ContactEntry]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT id, walker, name, rawPhone FROM contact ORDER BY seq") {
                 guard let walker = WalkerID(validating: row["walker"]) else { continue }
-                result[walker, default: []].append(ContactEntry(id: row["id"], name: row["name"], rawPhone: row["rawPhone"]))
+                result[walker, default: []].append(
+                    ContactEntry(id: row["id"], name: row["name"], rawPhone: row["rawPhone"]))
             }
             return result
         }
@@ -46,8 +49,9 @@ public final class ContactsDatabase: Sendable {
 
     public func insert(_ entry: ContactEntry, for walker: WalkerID) throws {
         try pool.write { db in
-            try db.execute(sql: "INSERT INTO contact (id, walker, name, rawPhone) VALUES (?, ?, ?, ?)",
-                           arguments: [entry.id, walker.rawValue, entry.name, entry.rawPhone])
+            try db.execute(
+                sql: "INSERT INTO contact (id, walker, name, rawPhone) VALUES (?, ?, ?, ?)",
+                arguments: [entry.id, walker.rawValue, entry.name, entry.rawPhone])
         }
     }
 

@@ -10,8 +10,10 @@ public actor ContactsDirectory {
     private let makeID: @Sendable () -> String
     private var entries: [WalkerID: [ContactEntry]]
 
-    public init(rules: ContactRules, database: ContactsDatabase,
-                makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) throws {
+    public init(
+        rules: ContactRules, database: ContactsDatabase,
+        makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
+    ) throws {
         self.rules = rules
         self.database = database
         self.makeID = makeID

@@ -9,10 +9,15 @@ public enum ContactsStore {
         let configuration = context.configuration
         let database = try ContactsDatabase.open(directory: configuration.dataDirectory, logger: context.logger)
         let directory = try ContactsDirectory(rules: try ContactRules(configuration: configuration), database: database)
-        let reporter = RejectionReporter(service: .contactsStore, prefix: configuration.topicPrefix,
-                                         bus: context.bus, logger: context.logger)
-        let subscriptions = try await ContactsStoreService.subscribe(bus: context.bus, prefix: configuration.topicPrefix)
-        return [ContactsStoreService(bus: context.bus, prefix: configuration.topicPrefix, directory: directory,
-                                     reporter: reporter, logger: context.logger, subscriptions: subscriptions)]
+        let reporter = RejectionReporter(
+            service: .contactsStore, prefix: configuration.topicPrefix,
+            bus: context.bus, logger: context.logger)
+        let subscriptions = try await ContactsStoreService.subscribe(
+            bus: context.bus, prefix: configuration.topicPrefix)
+        return [
+            ContactsStoreService(
+                bus: context.bus, prefix: configuration.topicPrefix, directory: directory,
+                reporter: reporter, logger: context.logger, subscriptions: subscriptions)
+        ]
     }
 }

@@ -19,9 +19,11 @@ public struct ContactsStoreService: Service {
 
     /// - Parameter subscriptions: made beforehand with ``subscribe(bus:prefix:)`` so the service is
     ///   listening before it announces `online`; when empty, `run()` subscribes itself.
-    public init(bus: any MessageBus, prefix: String, directory: ContactsDirectory, reporter: RejectionReporter,
-                logger: Logger, subscriptions: [MQTTSubscription] = [],
-                now: @escaping @Sendable () -> EpochSeconds = { Date().timeIntervalSince1970 }) {
+    public init(
+        bus: any MessageBus, prefix: String, directory: ContactsDirectory, reporter: RejectionReporter,
+        logger: Logger, subscriptions: [MQTTSubscription] = [],
+        now: @escaping @Sendable () -> EpochSeconds = { Date().timeIntervalSince1970 }
+    ) {
         self.subscriptions = subscriptions
         self.bus = bus
         self.prefix = prefix
@@ -33,12 +35,16 @@ public struct ContactsStoreService: Service {
 
     /// `{p}/+/contacts/add` and `{p}/+/contacts/remove` at QoS 1.
     public static func subscribe(bus: any MessageBus, prefix: String) async throws -> [MQTTSubscription] {
-        [try await bus.subscribe(TopicFilter.everyWalker(.contactsAdd, prefix: prefix).rawValue, qos: .atLeastOnce),
-         try await bus.subscribe(TopicFilter.everyWalker(.contactsRemove, prefix: prefix).rawValue, qos: .atLeastOnce)]
+        [
+            try await bus.subscribe(TopicFilter.everyWalker(.contactsAdd, prefix: prefix).rawValue, qos: .atLeastOnce),
+            try await bus.subscribe(
+                TopicFilter.everyWalker(.contactsRemove, prefix: prefix).rawValue, qos: .atLeastOnce),
+        ]
     }
 
     public func run() async throws {
-        let subscriptions = self.subscriptions.isEmpty ? try await Self.subscribe(bus: bus, prefix: prefix) : self.subscriptions
+        let subscriptions =
+            self.subscriptions.isEmpty ? try await Self.subscribe(bus: bus, prefix: prefix) : self.subscriptions
         let lists = await directory.allLists()
         for (walker, list) in lists {
             try await publish(list, for: walker)
@@ -61,28 +67,35 @@ public struct ContactsStoreService: Service {
         case .invalidTopic(let kind):
             await reporter.reject(reason: ContactRejection.invalidTopic, topicKind: kind, walker: nil, now: now())
         case .unreadable(let walker, let operation, let error):
-            await reporter.reject(reason: error.code, topicKind: operation == .add ? .contactsAdd : .contactsRemove,
-                                  walker: walker, now: now())
-            try await answer(ContactResult(operation: operation, outcome: .failed(message: ContactError.unreadable(error.code).message)),
-                             to: walker)
+            await reporter.reject(
+                reason: error.code, topicKind: operation == .add ? .contactsAdd : .contactsRemove,
+                walker: walker, now: now())
+            try await answer(
+                ContactResult(
+                    operation: operation, outcome: .failed(message: ContactError.unreadable(error.code).message)),
+                to: walker)
         case .command(let walker, let command):
             let (result, list) = await directory.apply(command, for: walker)
             if let list { try await publish(list, for: walker) }
             if case .failed(let why) = result.outcome {
-                logger.info("contact command refused", metadata: ["walker": "\(walker)", "operation": "\(result.operation)", "why": "\(why)"])
+                logger.info(
+                    "contact command refused",
+                    metadata: ["walker": "\(walker)", "operation": "\(result.operation)", "why": "\(why)"])
             }
             try await answer(result, to: walker)
         }
     }
 
     private func publish(_ list: ContactList, for walker: WalkerID) async throws {
-        try await bus.publish(Topic.contacts(walker).name(prefix: prefix), payload: try SafeWalkJSON.encode(list),
-                              qos: .atLeastOnce, retain: true)
+        try await bus.publish(
+            Topic.contacts(walker).name(prefix: prefix), payload: try SafeWalkJSON.encode(list),
+            qos: .atLeastOnce, retain: true)
     }
 
     private func answer(_ result: ContactResult, to walker: WalkerID) async throws {
-        try await bus.publish(Topic.contactsResult(walker).name(prefix: prefix), payload: try SafeWalkJSON.encode(result),
-                              qos: .atLeastOnce)
+        try await bus.publish(
+            Topic.contactsResult(walker).name(prefix: prefix), payload: try SafeWalkJSON.encode(result),
+            qos: .atLeastOnce)
     }
 }
 

@@ -25,8 +25,10 @@ public enum FixIntake {
     }
 
     /// Reads one message: its topic, then (for a valid walker) its payload.
-    public static func read(topic: String, payload: Data, prefix: String, now: EpochSeconds,
-                            policy: FixPolicy) -> IntakeOutcome {
+    public static func read(
+        topic: String, payload: Data, prefix: String, now: EpochSeconds,
+        policy: FixPolicy
+    ) -> IntakeOutcome {
         read(route: route(topic, prefix: prefix), payload: payload, now: now, policy: policy)
     }
 
@@ -64,7 +66,8 @@ public enum FixIntake {
         let kind: TopicKind = isOwnTracks ? .owntracks : .fix
         let walkerIndex = isOwnTracks ? 1 : prefix.split(separator: "/").count
         if walkerIndex < levels.count, WalkerID(validating: String(levels[walkerIndex])) == nil,
-           !topic.contains("+"), !topic.contains("#") {
+            !topic.contains("+"), !topic.contains("#")
+        {
             return .rejected(reason: invalidWalker, kind: kind, walker: nil)
         }
         return .rejected(reason: invalidTopic, kind: kind, walker: nil)

@@ -12,8 +12,10 @@ public struct HistoryCompactor<C: Clock>: Service where C.Duration == Duration {
     let logger: Logger
     let onCompaction: @Sendable (Int) -> Void
 
-    public init(store: TrackStore, interval: Duration, clock: C, logger: Logger,
-                onCompaction: @escaping @Sendable (Int) -> Void = { _ in }) {
+    public init(
+        store: TrackStore, interval: Duration, clock: C, logger: Logger,
+        onCompaction: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
         self.store = store
         self.interval = interval
         self.clock = clock

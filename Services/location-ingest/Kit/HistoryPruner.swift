@@ -14,9 +14,11 @@ public struct HistoryPruner<C: Clock>: Service where C.Duration == Duration {
     let logger: Logger
     let onPrune: @Sendable (Int) -> Void
 
-    public init(store: TrackStore, retention: Double, interval: Duration, clock: C,
-                now: @escaping @Sendable () -> EpochSeconds, logger: Logger,
-                onPrune: @escaping @Sendable (Int) -> Void = { _ in }) {
+    public init(
+        store: TrackStore, retention: Double, interval: Duration, clock: C,
+        now: @escaping @Sendable () -> EpochSeconds, logger: Logger,
+        onPrune: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
         self.store = store
         self.retention = retention
         self.interval = interval

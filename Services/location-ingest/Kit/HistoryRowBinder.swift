@@ -14,11 +14,15 @@ enum HistoryRowBinder {
         let values = [f.tst, f.lat, f.lon, f.acc, f.alt, f.vel, f.batt, row.receivedAt]
         for (index, value) in values.enumerated() where code == SQLITE_OK {
             let position = Int32(index + 2)
-            code = if let value { sqlite3_bind_double(handle, position, value) } else { sqlite3_bind_null(handle, position) }
+            code =
+                if let value { sqlite3_bind_double(handle, position, value) } else {
+                    sqlite3_bind_null(handle, position)
+                }
         }
         if code == SQLITE_OK { code = sqlite3_step(handle) }
         guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
         }
     }
 

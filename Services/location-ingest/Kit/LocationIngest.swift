@@ -8,25 +8,32 @@ public enum LocationIngest {
     /// Opens the store, reloads every walker's track and returns the ingest loop, the pruner and
     /// the history compactor.
     /// Subscribes before returning, so `online` on the status topic means "listening".
-    public static func services(_ context: ServiceContext, stats: IngestStats = IngestStats()) async throws -> [any Service] {
+    public static func services(_ context: ServiceContext, stats: IngestStats = IngestStats()) async throws
+        -> [any Service]
+    {
         let configuration = context.configuration
         let settings = try IngestSettings(configuration: configuration)
         let store = try TrackStore.open(directory: configuration.dataDirectory, logger: context.logger)
         let tracks = try store.loadTracks()
         context.logger.info("tracks reloaded", metadata: ["walkers": "\(tracks.count)"])
         let core = IngestCore(prefix: configuration.topicPrefix, settings: settings, tracks: tracks)
-        let reporter = RejectionReporter(service: .locationIngest, prefix: configuration.topicPrefix,
-                                         bus: context.bus, logger: context.logger)
-        let subscriptions = try await LocationIngestService.subscribe(bus: context.bus, prefix: configuration.topicPrefix)
-        let ingest = LocationIngestService(bus: context.bus, prefix: configuration.topicPrefix, core: core,
-                                           store: store, reporter: reporter, stats: stats, logger: context.logger,
-                                           subscriptions: subscriptions,
-                                           positionInterval: .seconds(settings.positionInterval))
-        let pruner = HistoryPruner(store: store, retention: settings.retention,
-                                   interval: .seconds(settings.pruneInterval), clock: ContinuousClock(),
-                                   now: { Date().timeIntervalSince1970 }, logger: context.logger)
-        let compactor = HistoryCompactor(store: store, interval: .seconds(2), clock: ContinuousClock(),
-                                         logger: context.logger)
+        let reporter = RejectionReporter(
+            service: .locationIngest, prefix: configuration.topicPrefix,
+            bus: context.bus, logger: context.logger)
+        let subscriptions = try await LocationIngestService.subscribe(
+            bus: context.bus, prefix: configuration.topicPrefix)
+        let ingest = LocationIngestService(
+            bus: context.bus, prefix: configuration.topicPrefix, core: core,
+            store: store, reporter: reporter, stats: stats, logger: context.logger,
+            subscriptions: subscriptions,
+            positionInterval: .seconds(settings.positionInterval))
+        let pruner = HistoryPruner(
+            store: store, retention: settings.retention,
+            interval: .seconds(settings.pruneInterval), clock: ContinuousClock(),
+            now: { Date().timeIntervalSince1970 }, logger: context.logger)
+        let compactor = HistoryCompactor(
+            store: store, interval: .seconds(2), clock: ContinuousClock(),
+            logger: context.logger)
         return [ingest, pruner, compactor]
     }
 }

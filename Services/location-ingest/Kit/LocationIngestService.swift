@@ -29,11 +29,13 @@ public struct LocationIngestService: Service {
 
     /// - Parameter subscriptions: made beforehand with ``subscribe(bus:prefix:)`` so the service is
     ///   listening before it announces `online`; when empty, `run()` subscribes itself.
-    public init(bus: any MessageBus, prefix: String, core: IngestCore, store: TrackStore,
-                reporter: RejectionReporter, stats: IngestStats, logger: Logger,
-                subscriptions: [MQTTSubscription] = [],
-                positionInterval: Duration = .seconds(IngestSettings.defaultPositionInterval),
-                now: @escaping @Sendable () -> EpochSeconds = { Date().timeIntervalSince1970 }) {
+    public init(
+        bus: any MessageBus, prefix: String, core: IngestCore, store: TrackStore,
+        reporter: RejectionReporter, stats: IngestStats, logger: Logger,
+        subscriptions: [MQTTSubscription] = [],
+        positionInterval: Duration = .seconds(IngestSettings.defaultPositionInterval),
+        now: @escaping @Sendable () -> EpochSeconds = { Date().timeIntervalSince1970 }
+    ) {
         self.subscriptions = subscriptions
         self.positionInterval = positionInterval
         self.bus = bus
@@ -59,12 +61,15 @@ public struct LocationIngestService: Service {
 
     /// `{p}/+/fix` and `owntracks/+/+` at QoS 1.
     public static func subscribe(bus: any MessageBus, prefix: String) async throws -> [MQTTSubscription] {
-        [try await bus.subscribe(TopicFilter.everyWalker(.fix, prefix: prefix).rawValue, qos: .atLeastOnce),
-         try await bus.subscribe(TopicFilter.owntracks.rawValue, qos: .atLeastOnce)]
+        [
+            try await bus.subscribe(TopicFilter.everyWalker(.fix, prefix: prefix).rawValue, qos: .atLeastOnce),
+            try await bus.subscribe(TopicFilter.owntracks.rawValue, qos: .atLeastOnce),
+        ]
     }
 
     public func run() async throws {
-        let subscriptions = self.subscriptions.isEmpty ? try await Self.subscribe(bus: bus, prefix: prefix) : self.subscriptions
+        let subscriptions =
+            self.subscriptions.isEmpty ? try await Self.subscribe(bus: bus, prefix: prefix) : self.subscriptions
         logger.info("ingesting fixes", metadata: ["filters": "\(subscriptions.map(\.filter))"])
         let writes = Mailbox<[BatchPlan]>(merge: { $0 += $1 })
         let positions = Mailbox<[WalkerID: PositionUpdate]>(merge: PositionPublisher.merge)
@@ -72,7 +77,9 @@ public struct LocationIngestService: Service {
             group.addTask {
                 // A retained position only matters as the latest: under load each walker gets at
                 // most one per interval, the newest, with any movement kept (see merge).
-                await positions.consume(pacedBy: positionInterval, on: ContinuousClock()) { await publisher.publish($0) }
+                await positions.consume(pacedBy: positionInterval, on: ContinuousClock()) {
+                    await publisher.publish($0)
+                }
             }
             group.addTask {
                 var backlog = UnsavedBacklog(limit: Self.backlogLimit)
@@ -120,7 +127,9 @@ public struct LocationIngestService: Service {
         await publisher.publish(await store([await decide(batch)], backlog: &backlog))
     }
 
-    private var publisher: PositionPublisher { PositionPublisher(bus: bus, prefix: prefix, stats: stats, logger: logger) }
+    private var publisher: PositionPublisher {
+        PositionPublisher(bus: bus, prefix: prefix, stats: stats, logger: logger)
+    }
 
     /// Stage 1: decode, validate, decide; report rejections.
     private func decide(_ batch: [MQTTMessage]) async -> BatchPlan {
@@ -131,7 +140,8 @@ public struct LocationIngestService: Service {
             await reporter.reject(reason: reason, topicKind: kind, walker: walker, now: at)
         }
         for (walker, type) in plan.ignored {
-            logger.debug("non-location OwnTracks message ignored", metadata: ["walker": "\(walker)", "type": "\(type)"])
+            logger.debug(
+                "non-location OwnTracks message ignored", metadata: ["walker": "\(walker)", "type": "\(type)"])
         }
         return plan
     }
@@ -176,11 +186,17 @@ public struct LocationIngestService: Service {
             // broker acknowledged).
             stats.recordStoreFailure()
             let dropped = backlog.keep(all.history, all.tracks)
-            logger.critical("history not stored; kept in memory and retried", metadata: [
-                "fixes": "\(history.count)", "backlog": "\(backlog.history.count)", "error": "\(error)"])
+            logger.critical(
+                "history not stored; kept in memory and retried",
+                metadata: [
+                    "fixes": "\(history.count)", "backlog": "\(backlog.history.count)", "error": "\(error)",
+                ])
             if dropped > 0 {
-                logger.critical("history backlog full; oldest fixes dropped", metadata: [
-                    "dropped": "\(dropped)", "droppedTotal": "\(backlog.dropped)"])
+                logger.critical(
+                    "history backlog full; oldest fixes dropped",
+                    metadata: [
+                        "dropped": "\(dropped)", "droppedTotal": "\(backlog.dropped)",
+                    ])
             }
         }
         return positions

@@ -64,8 +64,10 @@ extension Mailbox {
     /// until `interval` after that call began, so that under load whatever arrives meanwhile is
     /// merged into the next call (at most one call per interval); when idle the next value is
     /// handled as soon as it comes. Cancellation only skips the rests: the mailbox still drains.
-    func consume<C: Clock>(pacedBy interval: Duration, on clock: C,
-                           _ body: (Value) async -> Void) async where C.Duration == Duration {
+    func consume<C: Clock>(
+        pacedBy interval: Duration, on clock: C,
+        _ body: (Value) async -> Void
+    ) async where C.Duration == Duration {
         while let value = await take() {
             let next = clock.now.advanced(by: interval)
             await body(value)

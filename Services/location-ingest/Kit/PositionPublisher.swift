@@ -36,12 +36,14 @@ struct PositionPublisher: Sendable {
                 let topic = Topic.position(walker).name(prefix: prefix)
                 group.addTask {
                     do {
-                        try await bus.publish(MQTTMessage(topic: topic, payload: payload, qos: .atLeastOnce, retain: true))
+                        try await bus.publish(
+                            MQTTMessage(topic: topic, payload: payload, qos: .atLeastOnce, retain: true))
                         return true
                     } catch is CancellationError {
                         return false  // shutting down; the broker has the previous position
                     } catch {
-                        logger.warning("position not published", metadata: ["walker": "\(walker)", "error": "\(error)"])
+                        logger.warning(
+                            "position not published", metadata: ["walker": "\(walker)", "error": "\(error)"])
                         return false
                     }
                 }

@@ -33,8 +33,10 @@ public final class TrackStore: Sendable {
 
     /// Opens (creating and migrating) `location-ingest.sqlite` in `directory`.
     public static func open(directory: URL, logger: Logger) throws -> TrackStore {
-        TrackStore(pool: try SQLiteStore.open(directory: directory, fileName: fileName,
-                                              migrator: migrator, logger: logger))
+        TrackStore(
+            pool: try SQLiteStore.open(
+                directory: directory, fileName: fileName,
+                migrator: migrator, logger: logger))
     }
 
     public static var migrator: DatabaseMigrator {
@@ -43,26 +45,28 @@ public final class TrackStore: Sendable {
             // Clustered by walker then time: a walker's track is one range, an exact replay of a
             // stored fix is a no-op (INSERT OR IGNORE), and pruning is a range per walker, so no
             // second index has to be kept up to date.
-            try db.execute(sql: """
-                CREATE TABLE fix (
-                    walker TEXT NOT NULL, tst REAL NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL,
-                    acc REAL, alt REAL, vel REAL, batt REAL, receivedAt REAL NOT NULL,
-                    PRIMARY KEY (walker, tst, lat, lon)) WITHOUT ROWID;
-                CREATE TABLE track (
-                    walker TEXT PRIMARY KEY NOT NULL,
-                    lat REAL NOT NULL, lon REAL NOT NULL, tst REAL NOT NULL,
-                    acc REAL, alt REAL, vel REAL, batt REAL,
-                    anchorLat REAL NOT NULL, anchorLon REAL NOT NULL, anchorAcc REAL,
-                    anchorTst REAL NOT NULL, anchorMovedAt REAL NOT NULL);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE fix (
+                        walker TEXT NOT NULL, tst REAL NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL,
+                        acc REAL, alt REAL, vel REAL, batt REAL, receivedAt REAL NOT NULL,
+                        PRIMARY KEY (walker, tst, lat, lon)) WITHOUT ROWID;
+                    CREATE TABLE track (
+                        walker TEXT PRIMARY KEY NOT NULL,
+                        lat REAL NOT NULL, lon REAL NOT NULL, tst REAL NOT NULL,
+                        acc REAL, alt REAL, vel REAL, batt REAL,
+                        anchorLat REAL NOT NULL, anchorLon REAL NOT NULL, anchorAcc REAL,
+                        anchorTst REAL NOT NULL, anchorMovedAt REAL NOT NULL);
+                    """)
         }
         migrator.registerMigration("v2-fix-log") { db in
             // Append-only, no index: the hot path (see the type's comment).
-            try db.execute(sql: """
-                CREATE TABLE fix_log (
-                    walker TEXT NOT NULL, tst REAL NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL,
-                    acc REAL, alt REAL, vel REAL, batt REAL, receivedAt REAL NOT NULL);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE fix_log (
+                        walker TEXT NOT NULL, tst REAL NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL,
+                        acc REAL, alt REAL, vel REAL, batt REAL, receivedAt REAL NOT NULL);
+                    """)
         }
         return migrator
     }
@@ -71,29 +75,33 @@ public final class TrackStore: Sendable {
     public func save(history: [HistoryRow], tracks: [WalkerID: WalkerTrack]) async throws {
         guard !history.isEmpty || !tracks.isEmpty else { return }
         try await pool.write { db in
-            let append = try db.cachedStatement(sql: """
-                INSERT INTO fix_log (walker, tst, lat, lon, acc, alt, vel, batt, receivedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            let append = try db.cachedStatement(
+                sql: """
+                    INSERT INTO fix_log (walker, tst, lat, lon, acc, alt, vel, batt, receivedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
             for row in history { try HistoryRowBinder.append(row, with: append, in: db) }
             // Only ever moves a track forward, whatever order concurrent batches commit in.
-            let upsert = try db.cachedStatement(sql: """
-                INSERT INTO track (walker, lat, lon, tst, acc, alt, vel, batt,
-                                   anchorLat, anchorLon, anchorAcc, anchorTst, anchorMovedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(walker) DO UPDATE SET
-                    lat = excluded.lat, lon = excluded.lon, tst = excluded.tst, acc = excluded.acc,
-                    alt = excluded.alt, vel = excluded.vel, batt = excluded.batt,
-                    anchorLat = excluded.anchorLat, anchorLon = excluded.anchorLon,
-                    anchorAcc = excluded.anchorAcc, anchorTst = excluded.anchorTst,
-                    anchorMovedAt = excluded.anchorMovedAt
-                WHERE excluded.tst > track.tst
-                """)
+            let upsert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO track (walker, lat, lon, tst, acc, alt, vel, batt,
+                                       anchorLat, anchorLon, anchorAcc, anchorTst, anchorMovedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(walker) DO UPDATE SET
+                        lat = excluded.lat, lon = excluded.lon, tst = excluded.tst, acc = excluded.acc,
+                        alt = excluded.alt, vel = excluded.vel, batt = excluded.batt,
+                        anchorLat = excluded.anchorLat, anchorLon = excluded.anchorLon,
+                        anchorAcc = excluded.anchorAcc, anchorTst = excluded.anchorTst,
+                        anchorMovedAt = excluded.anchorMovedAt
+                    WHERE excluded.tst > track.tst
+                    """)
             for (walker, track) in tracks {
                 let f = track.last
                 let a = track.anchor
-                try upsert.execute(arguments: [walker.rawValue, f.lat, f.lon, f.tst, f.acc, f.alt, f.vel, f.batt,
-                                               a.lat, a.lon, a.acc, a.tst, a.movedAt])
+                try upsert.execute(arguments: [
+                    walker.rawValue, f.lat, f.lon, f.tst, f.acc, f.alt, f.vel, f.batt,
+                    a.lat, a.lon, a.acc, a.tst, a.movedAt,
+                ])
             }
         }
         logRows.withLock { $0 += history.count }
@@ -110,11 +118,12 @@ public final class TrackStore: Sendable {
     @discardableResult
     public func compact() async throws -> Int {
         let moved = try await pool.write { db in
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO fix (walker, tst, lat, lon, acc, alt, vel, batt, receivedAt)
-                SELECT walker, tst, lat, lon, acc, alt, vel, batt, receivedAt FROM fix_log
-                ORDER BY walker, tst, lat, lon
-                """)
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO fix (walker, tst, lat, lon, acc, alt, vel, batt, receivedAt)
+                    SELECT walker, tst, lat, lon, acc, alt, vel, batt, receivedAt FROM fix_log
+                    ORDER BY walker, tst, lat, lon
+                    """)
             try db.execute(sql: "DELETE FROM fix_log")
             return db.changesCount
         }
@@ -128,10 +137,12 @@ public final class TrackStore: Sendable {
             var result: [WalkerID: WalkerTrack] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT * FROM track") {
                 guard let walker = WalkerID(validating: row["walker"]) else { continue }
-                let fix = LocationFix(lat: row["lat"], lon: row["lon"], tst: row["tst"], acc: row["acc"],
-                                      alt: row["alt"], vel: row["vel"], batt: row["batt"])
-                let anchor = MovementAnchor(lat: row["anchorLat"], lon: row["anchorLon"], acc: row["anchorAcc"],
-                                            tst: row["anchorTst"], movedAt: row["anchorMovedAt"])
+                let fix = LocationFix(
+                    lat: row["lat"], lon: row["lon"], tst: row["tst"], acc: row["acc"],
+                    alt: row["alt"], vel: row["vel"], batt: row["batt"])
+                let anchor = MovementAnchor(
+                    lat: row["anchorLat"], lon: row["anchorLon"], acc: row["anchorAcc"],
+                    tst: row["anchorTst"], movedAt: row["anchorMovedAt"])
                 result[walker] = WalkerTrack(last: fix, anchor: anchor)
             }
             return result
@@ -161,23 +172,31 @@ public final class TrackStore: Sendable {
     /// How many distinct fixes history holds (all walkers, both tables).
     public func historyCount() throws -> Int {
         try pool.read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM (SELECT walker, tst, lat, lon FROM fix
-                                      UNION SELECT walker, tst, lat, lon FROM fix_log)
-                """) ?? 0
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM (SELECT walker, tst, lat, lon FROM fix
+                                          UNION SELECT walker, tst, lat, lon FROM fix_log)
+                    """) ?? 0
         }
     }
 
     /// One walker's history, oldest first, each fix once.
     public func history(of walker: WalkerID) throws -> [LocationFix] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT tst, lat, lon, acc, alt, vel, batt FROM fix WHERE walker = ?
-                UNION SELECT tst, lat, lon, acc, alt, vel, batt FROM fix_log WHERE walker = ?
-                ORDER BY tst
-                """, arguments: [walker.rawValue, walker.rawValue])
-                .map { LocationFix(lat: $0["lat"], lon: $0["lon"], tst: $0["tst"], acc: $0["acc"],
-                                   alt: $0["alt"], vel: $0["vel"], batt: $0["batt"]) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT tst, lat, lon, acc, alt, vel, batt FROM fix WHERE walker = ?
+                    UNION SELECT tst, lat, lon, acc, alt, vel, batt FROM fix_log WHERE walker = ?
+                    ORDER BY tst
+                    """, arguments: [walker.rawValue, walker.rawValue]
+            )
+            .map {
+                LocationFix(
+                    lat: $0["lat"], lon: $0["lon"], tst: $0["tst"], acc: $0["acc"],
+                    alt: $0["alt"], vel: $0["vel"], batt: $0["batt"])
+            }
         }
     }
 }

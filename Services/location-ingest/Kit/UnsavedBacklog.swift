@@ -20,7 +20,8 @@ public struct UnsavedBacklog: Sendable {
     /// What the next commit must write: the backlog first, then the new rows; per walker the
     /// newest track wins.
     public func including(_ newHistory: [HistoryRow], _ newTracks: [WalkerID: WalkerTrack])
-        -> (history: [HistoryRow], tracks: [WalkerID: WalkerTrack]) {
+        -> (history: [HistoryRow], tracks: [WalkerID: WalkerTrack])
+    {
         guard !isEmpty else { return (newHistory, newTracks) }
         return (history + newHistory, tracks.merging(newTracks) { $0.last.tst >= $1.last.tst ? $0 : $1 })
     }

@@ -26,11 +26,14 @@ enum Fixture {
         try SafeWalkJSON.decode(ChatMessage.self, from: message.payload)
     }
 
-    static func settings(timeout: Duration = .seconds(5), key: String? = "k", baseURL: String = "http://127.0.0.1:9",
-                         historyTurns: Int = 12, queueLimit: Int = 32) -> CompanionChatSettings {
+    static func settings(
+        timeout: Duration = .seconds(5), key: String? = "k", baseURL: String = "http://127.0.0.1:9",
+        historyTurns: Int = 12, queueLimit: Int = 32
+    ) -> CompanionChatSettings {
         CompanionChatSettings(
-            gemini: GeminiConfiguration(apiKey: key, baseURL: baseURL, timeout: timeout,
-                                        retry: RetryPolicy(backoff: .zero, minimumAttempt: .milliseconds(1))),
+            gemini: GeminiConfiguration(
+                apiKey: key, baseURL: baseURL, timeout: timeout,
+                retry: RetryPolicy(backoff: .zero, minimumAttempt: .milliseconds(1))),
             historyTurns: historyTurns, queueLimit: queueLimit)
     }
 }

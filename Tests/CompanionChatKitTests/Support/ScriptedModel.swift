@@ -1,6 +1,6 @@
-import TestSupport
 import CompanionChatKit
 import Synchronization
+import TestSupport
 
 /// A ``ChatModel`` the test controls: answers by default, fails when told, and holds any
 /// conversation whose last line is in `held` until the test releases it.

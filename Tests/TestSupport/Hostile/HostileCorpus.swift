@@ -32,7 +32,8 @@ public struct HostileCorpus: Sendable {
             for text in ValidSamples.presence {
                 let bytes = Array(text.utf8)
                 cases += (1..<bytes.count).map { make(.truncation, "\(text) cut at \($0)", Array(bytes.prefix($0))) }
-                cases.append(make(.invalidUTF8, "\(text) with FF", Array(bytes.prefix(2)) + [0xFF] + bytes.dropFirst(2)))
+                cases.append(
+                    make(.invalidUTF8, "\(text) with FF", Array(bytes.prefix(2)) + [0xFF] + bytes.dropFirst(2)))
             }
         }
         for seed in samples.json(kind) {
@@ -41,14 +42,16 @@ public struct HostileCorpus: Sendable {
         cases += HandMadeCases(samples: samples).cases(kind).map { make($0.family, $0.label, $0.bytes) }
         if HostileTopics.walkerLevelKinds.contains(kind), let valid = samples.payloads(kind).first {
             cases += HostileTopics.levels.map { level in
-                make(.hostileTopic, "walker level \(level.prefix(20).debugDescription)", Array(valid),
-                     on: kind.topic(walkerLevel: level, prefix: prefix))
+                make(
+                    .hostileTopic, "walker level \(level.prefix(20).debugDescription)", Array(valid),
+                    on: kind.topic(walkerLevel: level, prefix: prefix))
             }
         }
         if kind == .owntracks, let valid = samples.payloads(kind).first {
             cases += HostileTopics.levels.map { level in
-                make(.hostileTopic, "device level \(level.prefix(20).debugDescription)", Array(valid),
-                     on: kind.topic(walkerLevel: samples.walker, device: level, prefix: prefix))
+                make(
+                    .hostileTopic, "device level \(level.prefix(20).debugDescription)", Array(valid),
+                    on: kind.topic(walkerLevel: samples.walker, device: level, prefix: prefix))
             }
         }
         return cases
@@ -60,12 +63,19 @@ public struct HostileCorpus: Sendable {
     /// counter where it was.
     public var ignoredByDesign: [HostileCase] {
         let owntracks = InputKind.owntracks.topic(walkerLevel: samples.walker)
-        let types = ["lwt", "transition", "card", "waypoint", "waypoints", "status", "encrypted", "cmd", "steps", "LOCATION", ""]
+        let types = [
+            "lwt", "transition", "card", "waypoint", "waypoints", "status", "encrypted", "cmd", "steps", "LOCATION", "",
+        ]
         return types.map { type in
-            HostileCase(kind: .owntracks, family: .handMade, label: "OwnTracks _type \(type.debugDescription)", topic: owntracks,
-                        payload: RawJSON.object(["_type": .string(type), "tst": .number(1)]).data)
-        } + [HostileCase(kind: .presence, family: .handMade, label: "empty presence",
-                         topic: InputKind.presence.topic(walkerLevel: samples.walker), payload: Data())]
+            HostileCase(
+                kind: .owntracks, family: .handMade, label: "OwnTracks _type \(type.debugDescription)",
+                topic: owntracks,
+                payload: RawJSON.object(["_type": .string(type), "tst": .number(1)]).data)
+        } + [
+            HostileCase(
+                kind: .presence, family: .handMade, label: "empty presence",
+                topic: InputKind.presence.topic(walkerLevel: samples.walker), payload: Data())
+        ]
     }
 
     /// Payloads over the broker's `message_size_limit` (256 KiB): the broker drops the first

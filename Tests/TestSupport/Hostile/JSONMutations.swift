@@ -59,7 +59,9 @@ public struct JSONMutations: Sendable {
 
     /// Numbers at and beyond what a Double or an Int holds.
     var hugeNumbers: [Mutation] {
-        let literals = ["1e308", "-1e308", "1e400", "-1e400", "123456789012345678901234567890", "1.7976931348623157e309"]
+        let literals = [
+            "1e308", "-1e308", "1e400", "-1e400", "123456789012345678901234567890", "1.7976931348623157e309",
+        ]
         return numberPaths.flatMap { path in
             literals.map { (.hugeNumber, "\(label(path)) = \($0)", replacing(path, .number($0))) }
         }
@@ -84,7 +86,8 @@ public struct JSONMutations: Sendable {
         let depth = 10_000
         let open = [UInt8](repeating: UInt8(ascii: "["), count: depth)
         let close = [UInt8](repeating: UInt8(ascii: "]"), count: depth)
-        let objects = Array(String(repeating: #"{"a":"#, count: depth).utf8) + Array("1".utf8)
+        let objects =
+            Array(String(repeating: #"{"a":"#, count: depth).utf8) + Array("1".utf8)
             + [UInt8](repeating: UInt8(ascii: "}"), count: depth)
         return [
             (.deepNesting, "\(label(first)) = [×\(depth) balanced", replacing(first, .raw(open + close))),
@@ -101,7 +104,10 @@ public struct JSONMutations: Sendable {
         paths.flatMap { path, value -> [Mutation] in
             guard case .string = value else { return [] }
             return [2_500, 35 * 1024, 100 * 1024].map { characters in
-                (.longString, "\(label(path)) \(characters) × é", replacing(path, .string(String(repeating: "é", count: characters))))
+                (
+                    .longString, "\(label(path)) \(characters) × é",
+                    replacing(path, .string(String(repeating: "é", count: characters)))
+                )
             }
         }
     }
@@ -110,18 +116,24 @@ public struct JSONMutations: Sendable {
     var invalidUTF8: [Mutation] {
         let sequences: [(String, [UInt8])] = [
             ("FF", [0xFF]), ("lone continuation", [0x80]), ("truncated 2-byte", [0xC3]),
-            ("overlong slash", [0xC0, 0xAF]), ("surrogate", [0xED, 0xA0, 0x80]), ("above U+10FFFF", [0xF4, 0x90, 0x80, 0x80]),
+            ("overlong slash", [0xC0, 0xAF]), ("surrogate", [0xED, 0xA0, 0x80]),
+            ("above U+10FFFF", [0xF4, 0x90, 0x80, 0x80]),
         ]
         var mutations: [Mutation] = []
         for (path, value) in paths {
             guard case .string(let text) = value else { continue }
             for (name, bad) in sequences {
-                let quoted = [UInt8(ascii: "\"")] + Array(text.utf8.prefix(3)) + bad + Array(text.utf8.dropFirst(3)) + [UInt8(ascii: "\"")]
+                let quoted =
+                    [UInt8(ascii: "\"")] + Array(text.utf8.prefix(3)) + bad + Array(text.utf8.dropFirst(3)) + [
+                        UInt8(ascii: "\"")
+                    ]
                 mutations.append((.invalidUTF8, "\(label(path)) with \(name)", replacing(path, .raw(quoted))))
             }
         }
         if let first = paths.first?.path {
-            mutations += sequences.map { name, bad in (.invalidUTF8, "\(label(first)) = bare \(name)", replacing(first, .raw(bad))) }
+            mutations += sequences.map { name, bad in
+                (.invalidUTF8, "\(label(first)) = bare \(name)", replacing(first, .raw(bad)))
+            }
         }
         return mutations
     }
@@ -135,7 +147,9 @@ public struct JSONMutations: Sendable {
         ]
         guard case .object(let members) = seed else { return [] }
         guard let index = members.firstIndex(where: { $0.key == "v" }) else {
-            return wrong.map { name, value in (.wrongVersion, "added v = \(name)", seed.appending(.init("v", value)).bytes) }
+            return wrong.map { name, value in
+                (.wrongVersion, "added v = \(name)", seed.appending(.init("v", value)).bytes)
+            }
         }
         let path: [RawJSON.PathStep] = [.member(index, "v")]
         return wrong.map { name, value in (.wrongVersion, "v = \(name)", replacing(path, value)) }
@@ -144,13 +158,17 @@ public struct JSONMutations: Sendable {
 
     /// Valid JSON that is not an object, and the seed inside an array.
     var notObjects: [Mutation] {
-        ["null", "[]", "{}", "0", "-1", "true", "\"online\"", " ", "\n", "[{}]"].map { (.notAnObject, "document \($0)", Array($0.utf8)) }
+        ["null", "[]", "{}", "0", "-1", "true", "\"online\"", " ", "\n", "[{}]"].map {
+            (.notAnObject, "document \($0)", Array($0.utf8))
+        }
             + [(.notAnObject, "seed in an array", Array("[".utf8) + seed.bytes + Array("]".utf8))]
     }
 
     static func sameType(_ a: RawJSON, _ b: RawJSON) -> Bool {
         switch (a, b) {
-        case (.string, .string), (.number, .number), (.bool, .bool), (.null, .null), (.array, .array), (.object, .object): true
+        case (.string, .string), (.number, .number), (.bool, .bool), (.null, .null), (.array, .array),
+            (.object, .object):
+            true
         default: false
         }
     }

@@ -17,8 +17,10 @@ public struct GeminiClient<C: Clock>: ChatModel where C.Duration == Duration {
     let clock: C
     let logger: Logger
 
-    public init(http: HTTPClient, configuration: GeminiConfiguration, clock: C, logger: Logger,
-                systemInstruction: String = CompanionText.systemInstruction) {
+    public init(
+        http: HTTPClient, configuration: GeminiConfiguration, clock: C, logger: Logger,
+        systemInstruction: String = CompanionText.systemInstruction
+    ) {
         self.http = http
         self.configuration = configuration
         self.systemInstruction = systemInstruction
@@ -39,12 +41,17 @@ public struct GeminiClient<C: Clock>: ChatModel where C.Duration == Duration {
                 return text
             case .failure(let error, let retryAfter):
                 let remaining = clock.now.duration(to: deadline)
-                switch configuration.retry.decision(after: error, attempt: attempt, retryAfter: retryAfter, remaining: remaining) {
+                switch configuration.retry.decision(
+                    after: error, attempt: attempt, retryAfter: retryAfter, remaining: remaining)
+                {
                 case .giveUp:
                     throw error
                 case .retry(let wait):
-                    logger.info("gemini attempt failed; retrying once", metadata: [
-                        "error": "\(error.code)", "waitMs": "\(wait.milliseconds)"])
+                    logger.info(
+                        "gemini attempt failed; retrying once",
+                        metadata: [
+                            "error": "\(error.code)", "waitMs": "\(wait.milliseconds)",
+                        ])
                     do { try await clock.sleep(for: wait) } catch { throw .offline("cancelled") }
                     attempt += 1
                 }
@@ -82,13 +89,18 @@ public struct GeminiClient<C: Clock>: ChatModel where C.Duration == Duration {
             // A backstop on real time; the race on the injected clock is the real bound.
             let response = try await http.execute(request, timeout: .nanoseconds(configuration.timeout.nanoseconds))
             guard let bytes = try await read(response.body) else {
-                return .failure(.malformed("response larger than \(configuration.maxResponseBytes) bytes"), retryAfter: nil)
+                return .failure(
+                    .malformed("response larger than \(configuration.maxResponseBytes) bytes"), retryAfter: nil)
             }
             let status = Int(response.status.code)
             Metrics.Timer(label: "safewalk_gemini_request_duration", dimensions: [("status", "\(status)")])
                 .recordInterval(since: started)
-            logger.debug("gemini answered", metadata: [
-                "status": "\(status)", "attempt": "\(attempt)", "ms": "\((ContinuousClock.now - started).milliseconds)"])
+            logger.debug(
+                "gemini answered",
+                metadata: [
+                    "status": "\(status)", "attempt": "\(attempt)",
+                    "ms": "\((ContinuousClock.now - started).milliseconds)",
+                ])
             return GeminiResponseReader.read(
                 status: status, retryAfterHeader: response.headers.first(name: "retry-after"),
                 body: bytes, now: Date(), maxAnswerCharacters: configuration.maxAnswerCharacters)

@@ -22,10 +22,12 @@ public struct GeminiConfiguration: Sendable, CustomStringConvertible {
     /// A larger response body is treated as malformed rather than read into memory.
     public var maxResponseBytes: Int
 
-    public init(apiKey: String?, baseURL: String = defaultBaseURL, model: String = defaultModel,
-                timeout: Duration = .seconds(10), retry: RetryPolicy? = nil,
-                generation: GeminiGenerationConfig = .init(temperature: 0.7, maxOutputTokens: 200, candidateCount: 1),
-                maxAnswerCharacters: Int = 800, maxResponseBytes: Int = 1 << 20) {
+    public init(
+        apiKey: String?, baseURL: String = defaultBaseURL, model: String = defaultModel,
+        timeout: Duration = .seconds(10), retry: RetryPolicy? = nil,
+        generation: GeminiGenerationConfig = .init(temperature: 0.7, maxOutputTokens: 200, candidateCount: 1),
+        maxAnswerCharacters: Int = 800, maxResponseBytes: Int = 1 << 20
+    ) {
         self.apiKey = apiKey
         self.baseURL = baseURL
         self.model = model
@@ -41,23 +43,27 @@ public struct GeminiConfiguration: Sendable, CustomStringConvertible {
     public init(environment env: EnvironmentReader) throws(ConfigurationError) {
         let base = env.string("SAFEWALK_GEMINI_BASE_URL", default: Self.defaultBaseURL)
         guard let url = URL(string: base), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-              url.host?.isEmpty == false, url.query == nil
+            url.host?.isEmpty == false, url.query == nil
         else {
-            throw .invalid(name: "SAFEWALK_GEMINI_BASE_URL", value: base, expected: "an http(s) URL such as \(Self.defaultBaseURL)")
+            throw .invalid(
+                name: "SAFEWALK_GEMINI_BASE_URL", value: base, expected: "an http(s) URL such as \(Self.defaultBaseURL)"
+            )
         }
         var model = env.string("SAFEWALK_GEMINI_MODEL", default: Self.defaultModel)
         if model.hasPrefix("models/") { model.removeFirst("models/".count) }
         // The model id becomes a path segment: only the characters Google's ids use.
         guard !model.isEmpty, model.unicodeScalars.allSatisfy({ Self.modelCharacters.contains($0) }) else {
-            throw .invalid(name: "SAFEWALK_GEMINI_MODEL", value: model, expected: "a model id such as \(Self.defaultModel)")
+            throw .invalid(
+                name: "SAFEWALK_GEMINI_MODEL", value: model, expected: "a model id such as \(Self.defaultModel)")
         }
         let seconds = try env.seconds("SAFEWALK_GEMINI_TIMEOUT", default: 10)
         guard seconds <= 300 else {
             throw .invalid(name: "SAFEWALK_GEMINI_TIMEOUT", value: "\(seconds)", expected: "at most 300 seconds")
         }
-        self.init(apiKey: env.string("GEMINI_API_KEY"),
-                  baseURL: base.hasSuffix("/") ? String(base.dropLast()) : base,
-                  model: model, timeout: .milliseconds(Int64((seconds * 1000).rounded())))
+        self.init(
+            apiKey: env.string("GEMINI_API_KEY"),
+            baseURL: base.hasSuffix("/") ? String(base.dropLast()) : base,
+            model: model, timeout: .milliseconds(Int64((seconds * 1000).rounded())))
     }
 
     private static let modelCharacters = CharacterSet(

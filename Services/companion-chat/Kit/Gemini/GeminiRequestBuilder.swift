@@ -2,8 +2,10 @@
 /// and start with the user, so consecutive lines by one speaker are merged into one content
 /// (one part each) and companion lines before the walker's first are dropped.
 enum GeminiRequestBuilder {
-    static func request(for conversation: [ChatTurn], systemInstruction: String,
-                        generation: GeminiGenerationConfig) -> GenerateContentRequest {
+    static func request(
+        for conversation: [ChatTurn], systemInstruction: String,
+        generation: GeminiGenerationConfig
+    ) -> GenerateContentRequest {
         var contents: [GeminiContent] = []
         for turn in conversation.drop(while: { $0.speaker == .companion }) {
             let role = turn.speaker == .walker ? "user" : "model"

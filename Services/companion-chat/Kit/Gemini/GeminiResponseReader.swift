@@ -15,9 +15,13 @@ enum GeminiResponseReader {
         "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY",
     ]
 
-    static func read(status: Int, retryAfterHeader: String?, body: Data, now: Date,
-                     maxAnswerCharacters: Int) -> Outcome {
-        guard status == 200 else { return failure(status: status, retryAfterHeader: retryAfterHeader, body: body, now: now) }
+    static func read(
+        status: Int, retryAfterHeader: String?, body: Data, now: Date,
+        maxAnswerCharacters: Int
+    ) -> Outcome {
+        guard status == 200 else {
+            return failure(status: status, retryAfterHeader: retryAfterHeader, body: body, now: now)
+        }
         let response: GenerateContentResponse
         do {
             response = try JSONDecoder().decode(GenerateContentResponse.self, from: body)

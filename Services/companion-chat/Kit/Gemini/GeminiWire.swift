@@ -42,8 +42,10 @@ public struct GenerateContentRequest: Codable, Hashable, Sendable {
     public var systemInstruction: GeminiContent?
     public var generationConfig: GeminiGenerationConfig?
 
-    public init(contents: [GeminiContent], systemInstruction: GeminiContent?,
-                generationConfig: GeminiGenerationConfig?) {
+    public init(
+        contents: [GeminiContent], systemInstruction: GeminiContent?,
+        generationConfig: GeminiGenerationConfig?
+    ) {
         self.contents = contents
         self.systemInstruction = systemInstruction
         self.generationConfig = generationConfig

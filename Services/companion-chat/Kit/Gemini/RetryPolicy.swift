@@ -22,8 +22,10 @@ public struct RetryPolicy: Hashable, Sendable {
     /// - Parameters:
     ///   - retryAfter: the server's `Retry-After` (or `RetryInfo`), if it sent one.
     ///   - remaining: time left before the overall timeout.
-    public func decision(after error: ChatModelError, attempt: Int, retryAfter: Duration?,
-                         remaining: Duration) -> Decision {
+    public func decision(
+        after error: ChatModelError, attempt: Int, retryAfter: Duration?,
+        remaining: Duration
+    ) -> Decision {
         guard attempt == 1, error.isTransient else { return .giveUp }
         let wait = max(retryAfter ?? backoff, .zero)
         guard wait + minimumAttempt <= remaining else { return .giveUp }

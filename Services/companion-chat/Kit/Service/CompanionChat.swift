@@ -13,15 +13,19 @@ public enum CompanionChat {
         if settings.gemini.apiKey == nil {
             logger.notice("GEMINI_API_KEY is not set: free-text replies get canned answers")
         }
-        logger.info("companion model", metadata: [
-            "endpoint": "\(settings.gemini.endpoint)", "timeout": "\(settings.gemini.timeout)",
-            "historyTurns": "\(settings.historyTurns)"])
+        logger.info(
+            "companion model",
+            metadata: [
+                "endpoint": "\(settings.gemini.endpoint)", "timeout": "\(settings.gemini.timeout)",
+                "historyTurns": "\(settings.historyTurns)",
+            ])
         var httpConfiguration = HTTPClient.Configuration()
         httpConfiguration.timeout.connect = .nanoseconds(settings.gemini.timeout.nanoseconds)
         httpConfiguration.redirectConfiguration = .disallow
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
         do {
-            let model = GeminiClient(http: http, configuration: settings.gemini, clock: ContinuousClock(), logger: logger)
+            let model = GeminiClient(
+                http: http, configuration: settings.gemini, clock: ContinuousClock(), logger: logger)
             let chat = try await CompanionChatService.subscribe(
                 bus: context.bus, prefix: context.configuration.topicPrefix, model: model,
                 settings: settings, logger: logger)

@@ -33,11 +33,13 @@ public struct CompanionChatService: Service {
     ) async throws -> CompanionChatService {
         var subscriptions: [MQTTSubscription] = []
         for channel in [WalkerChannel.prompt, .reply] {
-            subscriptions.append(try await bus.subscribe(TopicFilter.everyWalker(channel, prefix: prefix).rawValue, qos: .atLeastOnce))
+            subscriptions.append(
+                try await bus.subscribe(TopicFilter.everyWalker(channel, prefix: prefix).rawValue, qos: .atLeastOnce))
         }
         return CompanionChatService(
             bus: bus, prefix: prefix, model: model,
-            lanes: WalkerLanes(queueLimit: settings.queueLimit, maxWalkers: settings.maxWalkers, maxTurns: settings.historyTurns),
+            lanes: WalkerLanes(
+                queueLimit: settings.queueLimit, maxWalkers: settings.maxWalkers, maxTurns: settings.historyTurns),
             limits: settings.limits, subscriptions: subscriptions, logger: logger, now: now,
             reporter: RejectionReporter(service: .companionChat, prefix: prefix, bus: bus, logger: logger),
             stats: CompanionStats())
@@ -68,7 +70,8 @@ public struct CompanionChatService: Service {
     private func admit(_ message: MQTTMessage) async -> WalkerID? {
         switch ChatIntake.decode(message, prefix: prefix, limits: limits) {
         case .failure(let rejected):
-            await reporter.reject(reason: rejected.reason, topicKind: rejected.topicKind, walker: rejected.walker, now: now())
+            await reporter.reject(
+                reason: rejected.reason, topicKind: rejected.topicKind, walker: rejected.walker, now: now())
             return nil
         case .success(let (walker, event)):
             switch lanes.enqueue(event, for: walker) {
@@ -92,8 +95,10 @@ public struct CompanionChatService: Service {
         }
     }
 
-    private func respond(to event: ChatEvent, in conversation: inout WalkerConversation,
-                         walker: WalkerID) async -> (text: String, kind: ChatMessageKind)? {
+    private func respond(
+        to event: ChatEvent, in conversation: inout WalkerConversation,
+        walker: WalkerID
+    ) async -> (text: String, kind: ChatMessageKind)? {
         switch conversation.step(for: event) {
         case .duplicate:
             logger.debug("duplicate prompt ignored", metadata: ["walker": "\(walker)"])
@@ -110,9 +115,12 @@ public struct CompanionChatService: Service {
             } catch {
                 stats.modelFailed(error)
                 // No key is the documented default (announced once at start): not worth a warning each time.
-                logger.log(level: error == .noKey ? .info : .warning, "companion model failed; sending a canned answer", metadata: [
-                    "walker": "\(walker)", "reason": "\(error.code)", "error": "\(error)",
-                    "ms": "\((ContinuousClock.now - started).milliseconds)"])
+                logger.log(
+                    level: error == .noKey ? .info : .warning, "companion model failed; sending a canned answer",
+                    metadata: [
+                        "walker": "\(walker)", "reason": "\(error.code)", "error": "\(error)",
+                        "ms": "\((ContinuousClock.now - started).milliseconds)",
+                    ])
                 return conversation.answered(nil)
             }
         }

@@ -11,8 +11,10 @@ public struct CompanionChatSettings: Sendable {
     public var maxWalkers: Int
     public var limits: ChatIntake.Limits
 
-    public init(gemini: GeminiConfiguration, historyTurns: Int = 12, queueLimit: Int = 32,
-                maxWalkers: Int = 10_000, limits: ChatIntake.Limits = .init()) {
+    public init(
+        gemini: GeminiConfiguration, historyTurns: Int = 12, queueLimit: Int = 32,
+        maxWalkers: Int = 10_000, limits: ChatIntake.Limits = .init()
+    ) {
         self.gemini = gemini
         self.historyTurns = historyTurns
         self.queueLimit = queueLimit

@@ -58,7 +58,8 @@ public final class WalkerLanes: Sendable {
             state.usage.push(state.tick, walker)
             if state.lanes.count > maxWalkers { Self.evictIdle(&state, sparing: walker) }
             if state.usage.count > 4 * state.lanes.count + 64 {
-                state.usage.compact(keeping: state.lanes.map { UsageHeap.Entry(tick: $0.value.lastUsed, walker: $0.key) })
+                state.usage.compact(
+                    keeping: state.lanes.map { UsageHeap.Entry(tick: $0.value.lastUsed, walker: $0.key) })
             }
             return start ? .startWorker : .queued
         }
