@@ -23,7 +23,8 @@ struct LoadOptions: ParsableArguments {
     @Option(name: .customLong("checkin"), help: "SAFEWALK_CHECKIN_INTERVAL (s).") var checkIn: Double = 30
     /// 50 s: since issue 15 silence is counted from the last answer, so a walker must be prompted
     /// (every 30 s) before it runs out; 50 s keeps the old 30 + 20 s from last answer to escalation.
-    @Option(help: "SAFEWALK_NO_REPLY_AFTER (s), counted from the last answer; above --checkin.") var noReply: Double = 50
+    @Option(help: "SAFEWALK_NO_REPLY_AFTER (s), counted from the last answer; above --checkin.")
+    var noReply: Double = 50
     @Option(help: "SAFEWALK_NO_MOVEMENT_AFTER (s).") var noMovement: Double = 90
     @Option(help: "Walkers who go silent (default: a tenth).") var silent: Int?
     @Option(help: "MQTT connections the simulated phones share.") var connections = 20
