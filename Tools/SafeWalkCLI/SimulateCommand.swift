@@ -17,6 +17,19 @@ struct SimulateCommand: AsyncParsableCommand {
             --go-silent-after, when it stops answering (and with --stop-moving, stops moving), so \
             the watchdog escalates. Ctrl-C sends `stop` and presence `offline`, then exits.
 
+            Every action is sent as a device must send it: listening on {w}/action/result first, \
+            then repeated with the same id every --repeat-every until the watchdog's answer \
+            (printed: ok, or the error code and message) or --answer-timeout. Refusals of the \
+            device's input on {w}/rejected are printed too. The `stop` sent on Ctrl-C is repeated \
+            the same way; a second Ctrl-C quits at once.
+
+            Hold-to-release: --hold red presses the button at the start (`hold`, then `holding` \
+            every --heartbeat); --release-after lifts the finger (`release`, panic at once), \
+            --drop-hold-after stops the heartbeats (the watchdog raises the panic when two are \
+            missing), --cancel-hold-after slides off (`cancelHold`). PINs: --set-pins 1234:9876 \
+            sets a cancel and a duress PIN at the start; --end-with-pin makes the final `stop` \
+            (and --im-safe-after's `imSafe`) carry a PIN. PINs are never printed.
+
             Route files: JSON `[{"lat": 30.2849, "lon": -97.7341}, ...]` or CSV lines `lat,lon` \
             (a header and # comments allowed); walked there and back in steps of --step metres. \
             Without --route the walker wanders randomly around UT Austin (30.2849, -97.7341), \
@@ -61,8 +74,12 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Stop after this long (default: run until Ctrl-C).")
     var duration: DurationValue?
 
-    @Flag(name: .customLong("no-stop"), help: "At the end, just disconnect: no `stop`, and the Last Will reports the tracker offline.")
+    @Flag(
+        name: .customLong("no-stop"),
+        help: "At the end, just disconnect: no `stop`, and the Last Will reports the tracker offline.")
     var noStop = false
+
+    @OptionGroup(title: "Actions") var actions: SimulateActionOptions
 
     @OptionGroup var broker: BrokerOptions
 
@@ -80,6 +97,9 @@ struct SimulateCommand: AsyncParsableCommand {
         }
         if interval.seconds <= 0 { throw ValidationError("--interval must be > 0") }
         if !(step.isFinite && step > 0) { throw ValidationError("--step must be > 0") }
+        if actions.endWithPin != nil && noStop && actions.imSafeAfter == nil {
+            throw ValidationError("--end-with-pin needs a final stop (not --no-stop) or --im-safe-after")
+        }
     }
 
     /// The simulation these arguments describe (reading the route file, if any).
@@ -90,11 +110,12 @@ struct SimulateCommand: AsyncParsableCommand {
         } else {
             path = .random(seed.map { RandomWalk(seed: $0) } ?? RandomWalk())
         }
-        let settings = SimulationSettings(
+        var settings = SimulationSettings(
             walker: try parsedWalker(walker), prefix: prefix, interval: interval.seconds,
             goSilentAfter: goSilentAfter?.seconds, stopMovingWhenSilent: stopMoving,
             walk: destination.flatMap { d in minutes.map { (d, $0) } }, duration: duration?.seconds,
             stopAtEnd: !noStop)
+        actions.apply(to: &settings)
         return (settings, path)
     }
 
@@ -105,8 +126,9 @@ struct SimulateCommand: AsyncParsableCommand {
             brokerSettings, clientID: "safewalk-sim-\(walker)",
             lastWill: WalkerSimulation.lastWill(walker: settings.walker, prefix: settings.prefix))
         let printer = SimulationPrinter(walker: walker, colour: Terminal.stdoutSupportsColour())
-        let simulation = WalkerSimulation(settings: settings, path: path, bus: client,
-                                          clock: SystemSimulationClock(), events: { printer.print($0) })
+        let simulation = WalkerSimulation(
+            settings: settings, path: path, bus: client,
+            clock: SystemSimulationClock(), events: { printer.print($0) })
         let task = Task { try await simulation.run() }
         let signals = SignalWatcher.onInterrupt { task.cancel() }
         defer { signals.cancel() }

@@ -7,23 +7,43 @@ struct SimulationPrinter: Sendable {
     let colour: Bool
 
     func print(_ event: SimulationEvent) {
-        Terminal.write(SimulationText.line(event, walker: walker, style: Style(enabled: colour),
-                                           now: Date().timeIntervalSince1970, timeZone: .current) + "\n")
+        guard
+            let line = SimulationText.line(
+                event, walker: walker, style: Style(enabled: colour),
+                now: Date().timeIntervalSince1970, timeZone: .current)
+        else { return }
+        Terminal.write(line + "\n")
     }
 }
 
 /// The simulator's output, kept pure for tests.
 public enum SimulationText {
-    public static func line(_ event: SimulationEvent, walker: String, style: Style, now: EpochSeconds,
-                            timeZone: TimeZone) -> String {
+    /// The line for one event; nil for one not worth a line (an `ok` to a heartbeat, every 2 s).
+    public static func line(
+        _ event: SimulationEvent, walker: String, style: Style, now: EpochSeconds,
+        timeZone: TimeZone
+    ) -> String? {
         let head = style.dim(ClockText.time(now, timeZone: timeZone)) + " " + style.bold(walker) + "  "
         switch event {
         case .online: return head + "presence online (Last Will: offline)"
         case .actionSent(let action):
-            if case .startWalk(let destination, let minutes) = action.kind {
-                return head + "action startWalk to \(destination), \(Self.number(minutes)) min"
-            }
-            return head + "action \(action.kind.name)"
+            let text = "action " + ActionText.describe(action)
+            return head + (action.kind == .holding ? style.dim(text) : text)
+        case .actionRepeated(let action, let attempt):
+            return head + style.yellow("no answer yet: \(action.kind.name) again, same id (attempt \(attempt))")
+        case .actionAnswered(let action, .result(let result)):
+            if result.ok && action.kind == .holding { return nil }
+            let text = "answer to \(action.kind.name): " + ActionText.outcome(result)
+            return head + (result.ok ? style.green(text) : style.red(text))
+        case .actionAnswered(let action, .refused(let refusal)):
+            return head + style.red("answer to \(action.kind.name): " + ActionText.refusal(refusal))
+        case .actionUnanswered(let action, let attempts):
+            return head
+                + style.red("no answer to \(action.kind.name) after \(attempts) tries; is the watchdog running?")
+        case .refused(let refusal):
+            return head + style.yellow("rejected: " + ActionText.refusal(refusal))
+        case .holdDropped:
+            return head + style.yellow("hold heartbeats stopped without a release: the watchdog should raise the panic")
         case .fix(let fix):
             return head + style.dim(String(format: "fix %.5f,%.5f ±%.0f m", fix.lat, fix.lon, fix.acc ?? 0))
         case .answered(let reply): return head + style.green("replied \"\(reply.text)\"")

@@ -3,45 +3,20 @@ import SafeWalkCore
 import SafeWalkMQTT
 import Synchronization
 
-/// What the simulated tracker and walker do, independent of MQTT connection details.
-public struct SimulationSettings: Sendable {
-    public var walker: WalkerID
-    public var prefix: String
-    /// Seconds between fixes.
-    public var interval: Double
-    /// Seconds after the start when the walker stops answering (nil: always answers).
-    public var goSilentAfter: Double?
-    /// Whether the walker also stands still once silent (fixes keep coming, from one place).
-    public var stopMovingWhenSilent: Bool
-    /// `startWalk(destination, minutes)` instead of `start`.
-    public var walk: (destination: String, minutes: Double)?
-    /// Seconds to run (nil: until cancelled).
-    public var duration: Double?
-    /// Send `stop` and presence `offline` at the end.
-    public var stopAtEnd: Bool
-    /// GPS accuracy reported with each fix, metres.
-    public var accuracy: Double
-
-    public init(walker: WalkerID, prefix: String = Topic.defaultPrefix, interval: Double = 5,
-                goSilentAfter: Double? = nil, stopMovingWhenSilent: Bool = false,
-                walk: (destination: String, minutes: Double)? = nil, duration: Double? = nil,
-                stopAtEnd: Bool = true, accuracy: Double = 3) {
-        self.walker = walker
-        self.prefix = prefix
-        self.interval = interval
-        self.goSilentAfter = goSilentAfter
-        self.stopMovingWhenSilent = stopMovingWhenSilent
-        self.walk = walk
-        self.duration = duration
-        self.stopAtEnd = stopAtEnd
-        self.accuracy = accuracy
-    }
-}
-
 /// Everything the simulation did, for the CLI to print and tests to await.
 public enum SimulationEvent: Sendable, Equatable {
     case online
     case actionSent(Action)
+    /// The same action (same id) again: no answer yet.
+    case actionRepeated(Action, attempt: Int)
+    /// The first answer to one of our actions, on `{w}/action/result` or `{w}/rejected`.
+    case actionAnswered(Action, ActionAnswer)
+    /// Repeated until the deadline without an answer.
+    case actionUnanswered(Action, attempts: Int)
+    /// A service refused other input of this walker (a reply, a fix, …) on `{w}/rejected`.
+    case refused(InputRefusal)
+    /// The hold's heartbeats stop without a `release`.
+    case holdDropped
     case fix(LocationFix)
     case answered(Reply)
     case wentSilent
@@ -58,8 +33,10 @@ public struct WalkerSimulation: Sendable {
     public let events: @Sendable (SimulationEvent) -> Void
     private let path: WalkPath
 
-    public init(settings: SimulationSettings, path: WalkPath, bus: any MessageBus, clock: any SimulationClock,
-                events: @escaping @Sendable (SimulationEvent) -> Void) {
+    public init(
+        settings: SimulationSettings, path: WalkPath, bus: any MessageBus, clock: any SimulationClock,
+        events: @escaping @Sendable (SimulationEvent) -> Void
+    ) {
         self.settings = settings
         self.path = path
         self.bus = bus
@@ -79,32 +56,55 @@ public struct WalkerSimulation: Sendable {
         let answerer = PromptAnswerer(silentFrom: settings.goSilentAfter.map { start + $0 })
         let chat = try await bus.subscribe(Topic.chat(w).name(prefix: settings.prefix), qos: .atLeastOnce)
         let status = try await bus.subscribe(Topic.status(w).name(prefix: settings.prefix), qos: .atLeastOnce)
-        try await bus.publish(Topic.presence(w).name(prefix: settings.prefix), payload: Presence.online.payload,
-                              qos: .atLeastOnce, retain: true)
+        // Listening for answers before the first action goes out, so no answer is missed.
+        let answers = ActionAnswers()
+        try await answers.listen(on: bus, walker: w, prefix: settings.prefix, events: events)
+        defer { answers.stop() }
+        let sender = ActionSender(
+            bus: bus, walker: w, prefix: settings.prefix, clock: clock,
+            policy: settings.actionRepeat, answers: answers, events: events)
+        try await bus.publish(
+            Topic.presence(w).name(prefix: settings.prefix), payload: Presence.online.payload,
+            qos: .atLeastOnce, retain: true)
         events(.online)
-        let kind: Action.Kind = settings.walk.map { .startWalk(destination: $0.destination, minutes: $0.minutes) } ?? .start
-        try await send(Action(id: UUID().uuidString, kind: kind))
+        var script = SimulationScript(settings)
+        let (opening, later) = try await sendOpening(&script, sender: sender)
 
         let shared = AnswererBox(answerer)
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.answer(chat, decide: { (try? SafeWalkJSON.decode(ChatMessage.self, from: $0)).map(PromptAnswerer.Signal.chat) }, shared) }
-            group.addTask { await self.answer(status, decide: { (try? SafeWalkJSON.decode(WatchStatus.self, from: $0)).map(PromptAnswerer.Signal.status) }, shared) }
+            for sent in opening { group.addTask { _ = await sender.follow(sent) } }
+            if let later {
+                group.addTask { [script] in await self.perform(from: later, then: script, start: start, sender: sender)
+                }
+            }
+            group.addTask {
+                await self.answer(
+                    chat,
+                    decide: { (try? SafeWalkJSON.decode(ChatMessage.self, from: $0)).map(PromptAnswerer.Signal.chat) },
+                    shared)
+            }
+            group.addTask {
+                await self.answer(
+                    status,
+                    decide: {
+                        (try? SafeWalkJSON.decode(WatchStatus.self, from: $0)).map(PromptAnswerer.Signal.status)
+                    }, shared)
+            }
             try? await self.walk(from: start, answerer: answerer)
             chat.cancel()
             status.cancel()
+            group.cancelAll()
         }
         if settings.stopAtEnd {
-            try await send(Action(id: UUID().uuidString, kind: .stop))
-            try await bus.publish(Topic.presence(w).name(prefix: settings.prefix), payload: Presence.offline.payload,
-                                  qos: .atLeastOnce, retain: true)
+            let stop = Action(id: UUID().uuidString, kind: .stop, pin: settings.endPIN)
+            // Ctrl-C cancelled this task, but the goodbye must still be repeated until it is
+            // answered: it runs in a task of its own, bounded by the repeat deadline.
+            _ = try await Task { try await sender.send(stop) }.value
+            try await bus.publish(
+                Topic.presence(w).name(prefix: settings.prefix), payload: Presence.offline.payload,
+                qos: .atLeastOnce, retain: true)
         }
         events(.finished)
-    }
-
-    private func send(_ action: Action) async throws {
-        try await bus.publish(MQTTMessage(topic: Topic.action(settings.walker).name(prefix: settings.prefix),
-                                          payload: try SafeWalkJSON.encode(action)))
-        events(.actionSent(action))
     }
 
     /// Publishes a fix every `interval` until `duration` passes or the task is cancelled.
@@ -123,41 +123,12 @@ public struct WalkerSimulation: Sendable {
             if !first, !(silent && settings.stopMovingWhenSilent) { here = path.next() }
             first = false
             let fix = LocationFix(lat: here.lat, lon: here.lon, tst: now, acc: settings.accuracy)
-            try await bus.publish(MQTTMessage(topic: Topic.fix(settings.walker).name(prefix: settings.prefix),
-                                              payload: try SafeWalkJSON.encode(fix)))
+            try await bus.publish(
+                MQTTMessage(
+                    topic: Topic.fix(settings.walker).name(prefix: settings.prefix),
+                    payload: try SafeWalkJSON.encode(fix)))
             events(.fix(fix))
             try await clock.sleep(seconds: settings.interval)
         }
-    }
-
-    private func answer(_ subscription: MQTTSubscription, decide signal: @escaping @Sendable (Data) -> PromptAnswerer.Signal?,
-                        _ answerer: AnswererBox) async {
-        for await message in subscription {
-            guard let signal = signal(message.payload) else { continue }
-            let now = clock.now()
-            switch answerer.decide(signal, at: now) {
-            case .ignore: continue
-            case .silent: events(.leftUnanswered)
-            case .answer:
-                let reply = Reply(text: QuickReply.okay.text, quickReply: true, tst: now)
-                guard let payload = try? SafeWalkJSON.encode(reply) else { continue }
-                do {
-                    try await bus.publish(MQTTMessage(topic: Topic.reply(settings.walker).name(prefix: settings.prefix),
-                                                      payload: payload))
-                    events(.answered(reply))
-                } catch {
-                    continue  // shutting down
-                }
-            }
-        }
-    }
-}
-
-/// One answerer shared by the chat and status listeners, so a prompt seen on both is answered once.
-final class AnswererBox: Sendable {
-    private let answerer: Mutex<PromptAnswerer>
-    init(_ answerer: PromptAnswerer) { self.answerer = Mutex(answerer) }
-    func decide(_ signal: PromptAnswerer.Signal, at now: EpochSeconds) -> PromptAnswerer.Decision {
-        answerer.withLock { $0.decide(signal, at: now) }
     }
 }

@@ -7,7 +7,12 @@ public enum WatchEvent: Sendable, Equatable {
     case prompt(CheckInPrompt)
     case chat(ChatMessage)
     case reply(Reply)
+    /// The walker's own action; shown by ``ActionText``, which never prints a PIN.
     case action(Action)
+    /// The watchdog's answer on `{w}/action/result`.
+    case actionResult(ActionResult)
+    /// A service's refusal of the walker's input on `{w}/rejected`.
+    case inputRefusal(InputRefusal)
     case presence(Presence)
     case position(PositionUpdate)
     case escalation(EscalationEvent)
@@ -51,7 +56,9 @@ public enum WatchEvent: Sendable, Equatable {
         case .contactsResult: event = json(ContactResult.self, WatchEvent.contactsResult)
         case .serviceStatus(let name): event = presence { .service(name, $0) }
         case .rejected: event = json(Rejection.self, WatchEvent.rejection)
-        case .fix, .contactsAdd, .contactsRemove, .owntracks, .actionResult, .inputRejected: return nil
+        case .actionResult: event = json(ActionResult.self, WatchEvent.actionResult)
+        case .inputRejected: event = json(InputRefusal.self, WatchEvent.inputRefusal)
+        case .fix, .contactsAdd, .contactsRemove, .owntracks: return nil
         }
         return (topic.walker, event)
     }

@@ -16,7 +16,8 @@ public struct WatchFormatter: Sendable {
     }
 
     /// The line for one event, or nil if it is not shown.
-    public func line(_ event: WatchEvent, walker: WalkerID?, replyBy: EpochSeconds? = nil, now: EpochSeconds) -> String? {
+    public func line(_ event: WatchEvent, walker: WalkerID?, replyBy: EpochSeconds? = nil, now: EpochSeconds) -> String?
+    {
         guard let (label, text) = body(event, replyBy: replyBy, now: now) else { return nil }
         let who = walker?.rawValue ?? "-"
         let padded = label.padding(toLength: 11, withPad: " ", startingAt: 0)
@@ -29,31 +30,54 @@ public struct WatchFormatter: Sendable {
         case .status(let status):
             return ("STATUS", Self.summary(status, replyBy: replyBy, now: now, style: s))
         case .prompt(let prompt):
-            return ("PROMPT", s.yellow("check-in due, reply within \(Countdown.format(until: prompt.replyBy, now: now))"))
+            return (
+                "PROMPT", s.yellow("check-in due, reply within \(Countdown.format(until: prompt.replyBy, now: now))")
+            )
         case .chat(let message):
             return ("CHAT", s.cyan((message.isUser ? "walker: " : "companion: ") + message.text))
         case .reply(let reply):
             return ("REPLY", "walker: " + reply.text + (reply.quickReply == true ? s.dim(" (quick reply)") : ""))
         case .action(let action):
-            return ("ACTION", Self.describe(action))
+            return ("ACTION", ActionText.describe(action))
+        case .actionResult(let result):
+            let text = ActionText.outcome(result) + (result.id.map { s.dim(" id \(ActionText.shortID($0))") } ?? "")
+            return ("ANSWER", result.ok ? s.green(text) : s.red(text))
+        case .inputRefusal(let refusal):
+            return ("REFUSED", s.yellow(ActionText.refusal(refusal)))
         case .presence(let presence):
             return ("DEVICE", presence == .online ? s.green("online") : s.yellow("offline"))
         case .position(let update):
             guard showPositions else { return nil }
-            return ("POSITION", s.dim(String(format: "%.5f,%.5f ±%.0f m", update.fix.lat, update.fix.lon, update.fix.acc ?? -1)
-                + (update.moved ? " moved" : " still, since \(ClockText.time(update.lastMovedAt, timeZone: timeZone))")))
+            return (
+                "POSITION",
+                s.dim(
+                    String(format: "%.5f,%.5f ±%.0f m", update.fix.lat, update.fix.lon, update.fix.acc ?? -1)
+                        + (update.moved
+                            ? " moved" : " still, since \(ClockText.time(update.lastMovedAt, timeZone: timeZone))"))
+            )
         case .escalation(let event):
             let walk = event.walk.map { ", walk to \($0.destination)" } ?? ""
             let fix = event.lastFix == nil ? ", no known position" : ""
-            return ("ESCALATE", s.red("\(event.reason.rawValue) (\(event.level.rawValue))\(walk)\(fix)") + s.dim(" id \(event.id)"))
+            // Walkers cannot read escalations (mosquitto/acl), so naming a duress here shows it
+            // to operators only, never on the walker's device.
+            let duress = event.duress ? ", DURESS" : ""
+            let note = event.note.map { " \"\($0)\"" } ?? ""
+            return (
+                "ESCALATE",
+                s.red("\(event.reason.rawValue) (\(event.level.rawValue))\(duress)\(walk)\(fix)\(note)")
+                    + s.dim(" id \(event.id)")
+            )
         case .alert(let alert):
             let actions = alert.actions.map { "[\($0.title) → \(Self.scheme($0.url))]" }.joined(separator: " ")
             return ("ALERT", s.magenta(alert.title + ": " + alert.body) + (actions.isEmpty ? "" : " " + actions))
         case .delivery(let receipt):
             let outcome = receipt.status == .sent ? s.green("sent") : s.red("failed")
             let why = receipt.reason.map { " (\($0))" } ?? ""
-            return ("DELIVERY", "\(receipt.channel) → \(PhoneNumber.masked(receipt.recipient)): \(outcome)\(why)"
-                + s.dim(", attempt \(receipt.attempts)"))
+            return (
+                "DELIVERY",
+                "\(receipt.channel) → \(PhoneNumber.masked(receipt.recipient)): \(outcome)\(why)"
+                    + s.dim(", attempt \(receipt.attempts)")
+            )
         case .contacts(let count):
             return ("CONTACTS", count == 0 ? "no contacts" : "\(count) contact\(count == 1 ? "" : "s")")
         case .contactsResult(let result):
@@ -64,20 +88,26 @@ public struct WatchFormatter: Sendable {
         case .service(let name, let presence):
             return ("SERVICE", "\(name) " + (presence == .online ? s.green("online") : s.red("offline")))
         case .rejection(let rejection):
-            return ("REJECTED", s.yellow("\(rejection.service) rejected a \(rejection.topicKind.rawValue): \(rejection.reason)"))
+            return (
+                "REJECTED",
+                s.yellow("\(rejection.service) rejected a \(rejection.topicKind.rawValue): \(rejection.reason)")
+            )
         case .unreadable(let kind, let reason):
             return ("UNREADABLE", s.yellow("\(kind.rawValue): \(reason)"))
         }
     }
 
     /// `SAFE next check-in in 00:42`, `CHECKING reply in 01:42`, `ALERT noReply (amber) since 12:03:04`.
-    public static func summary(_ status: WatchStatus, replyBy: EpochSeconds?, now: EpochSeconds, style: Style) -> String {
+    public static func summary(_ status: WatchStatus, replyBy: EpochSeconds?, now: EpochSeconds, style: Style) -> String
+    {
         var parts: [String] = []
         switch status.state {
         case .safe:
             parts.append(style.green("SAFE"))
             if !status.watching { parts.append("not watching") }
-            if let next = status.nextCheckInAt { parts.append("next check-in in \(Countdown.format(until: next, now: now))") }
+            if let next = status.nextCheckInAt {
+                parts.append("next check-in in \(Countdown.format(until: next, now: now))")
+            }
         case .checking:
             parts.append(style.yellow("CHECKING"))
             if let replyBy {
@@ -86,7 +116,8 @@ public struct WatchFormatter: Sendable {
                 parts.append("waiting for a reply for \(Countdown.format(remaining: now - status.since))")
             }
         case .alert:
-            let why = [status.reason?.rawValue, status.level.map { "(\($0.rawValue))" }].compactMap { $0 }.joined(separator: " ")
+            let why = [status.reason?.rawValue, status.level.map { "(\($0.rawValue))" }].compactMap { $0 }.joined(
+                separator: " ")
             parts.append(style.red("ALERT" + (why.isEmpty ? "" : " " + why)))
             parts.append("for \(Countdown.format(remaining: now - status.since))")
         }
@@ -94,15 +125,6 @@ public struct WatchFormatter: Sendable {
             parts.append("walk to \(walk.destination), ETA in \(Countdown.format(until: walk.eta, now: now))")
         }
         return parts.joined(separator: " · ")
-    }
-
-    static func describe(_ action: Action) -> String {
-        switch action.kind {
-        case .startWalk(let destination, let minutes):
-            "startWalk to \(destination), \(SimulationText.number(minutes)) min"
-        case .panic(let level): "panic (\(level.rawValue))"
-        default: action.kind.name
-        }
     }
 
     /// `tel:`, `sms:`, `https:`: what kind of action, without the numbers.
