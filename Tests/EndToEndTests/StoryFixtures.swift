@@ -9,7 +9,8 @@ struct StoryWorld: Sendable {
     let gateway: FakeSMSGateway
     let gemini: FakeGeminiServer
 
-    static func start() async throws -> StoryWorld {
+    /// - Parameter overrides: settings for this story only (e.g. a longer no-reply threshold).
+    static func start(_ overrides: [String: String] = [:]) async throws -> StoryWorld {
         let gateway = try await FakeSMSGateway()
         let gemini = try await FakeGeminiServer.start()
         let environment = gateway.environment.merging([
@@ -19,7 +20,7 @@ struct StoryWorld: Sendable {
             "GEMINI_API_KEY": gemini.apiKey,
             "SAFEWALK_GEMINI_BASE_URL": gemini.baseURL,
             "SAFEWALK_GEMINI_TIMEOUT": "5",
-        ]) { $1 }
+        ]) { $1 }.merging(overrides) { $1 }
         return StoryWorld(stack: try await Stack.start(environment: environment), gateway: gateway, gemini: gemini)
     }
 

@@ -37,13 +37,19 @@ struct CorpusTests {
         #expect(Self.corpus.sent.allSatisfy { $0.rejectedByAll })
     }
 
-    /// Broken structure is refused by every reader, whatever the field. The one exception is
-    /// explicit: an empty payload clears a retained topic (`position`, `contacts`), by contract.
+    /// Broken structure is refused by every reader, whatever the field. Two exceptions are
+    /// explicit: an empty payload clears a retained topic (`position`, `contacts`), and a cry for
+    /// help on `action` or `reply` is taken however broken it is (docs/CONTRACT.md, "Help is read
+    /// generously"), so a needHelp cut after its action word still escalates.
     @Test(arguments: [HostileFamily.truncation, .deepNesting, .notAnObject, .nonFinite, .numberAsString])
     func structuralDamageIsAlwaysRefused(_ family: HostileFamily) {
         let clearsRetained: Set<InputKind> = [.position, .contacts]
+        let cryChannels: [InputKind: WalkerChannel] = [.action: .action, .reply: .reply]
         for judged in Self.corpus.dropped where judged.hostile.family == family {
-            let allowed = judged.hostile.payload.isEmpty && clearsRetained.contains(judged.hostile.kind)
+            let isCry = cryChannels[judged.hostile.kind].map {
+                CryForHelp.read(Data(judged.hostile.payload), on: $0) != nil
+            } ?? false
+            let allowed = isCry || (judged.hostile.payload.isEmpty && clearsRetained.contains(judged.hostile.kind))
             #expect(allowed, "\(judged.hostile.kind) \(judged.hostile.label): \(judged.verdicts)")
         }
     }
