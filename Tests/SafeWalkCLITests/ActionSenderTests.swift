@@ -3,6 +3,7 @@ import SafeWalkCore
 import SafeWalkMQTT
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import SafeWalkCLI
 
@@ -17,14 +18,15 @@ import Testing
         func record(_ event: SimulationEvent) { list.withLock { $0.append(event) } }
     }
 
-    func sender(_ bus: InMemoryMessageBus, _ events: Events, _ policy: ActionRepeat) async throws -> (
+    func sender(_ bus: InMemoryMessageBus, _ events: Events, _ policy: ActionRepeat,
+                clock: any SimulationClock = SystemSimulationClock()) async throws -> (
         ActionSender, ActionAnswers
     ) {
         let answers = ActionAnswers()
         try await answers.listen(on: bus, walker: alice, prefix: Topic.defaultPrefix, events: events.record)
         return (
             ActionSender(
-                bus: bus, walker: alice, prefix: Topic.defaultPrefix, clock: SystemSimulationClock(),
+                bus: bus, walker: alice, prefix: Topic.defaultPrefix, clock: clock,
                 policy: policy, answers: answers, events: events.record), answers
         )
     }
@@ -32,7 +34,10 @@ import Testing
     @Test func withoutAnAnswerItRepeatsTheSameIDThenGivesUp() async throws {
         let bus = InMemoryMessageBus()
         let events = Events()
-        let (sender, answers) = try await sender(bus, events, ActionRepeat(every: 0.05, giveUpAfter: 1.5))
+        // Nobody answers: a clock that moves on by each wait makes the whole schedule run at once,
+        // the same on a loaded machine as on an idle one.
+        let (sender, answers) = try await sender(bus, events, ActionRepeat(every: 0.05, giveUpAfter: 1.5),
+                                                 clock: EpochClock(now: 1_000, autoAdvance: true))
         defer { answers.stop() }
         let action = Action(id: "n1", kind: .needHelp, note: "Someone is following me")
         #expect(try await sender.send(action) == nil)
