@@ -91,7 +91,12 @@ extension MQTTClient {
             defer { state.nextRegistrationID += 1 }
             return state.nextRegistrationID
         }
-        let buffer = MessageBuffer { [weak self] in self?.unregister(id) }
+        var onHighWaterMark: (@Sendable (Int) -> Void)?
+        if let observer = configuration.observer {
+            observer.didSubscribe(filter: filter)
+            onHighWaterMark = { depth in observer.highWaterMarkRose(filter: filter, to: depth) }
+        }
+        let buffer = MessageBuffer(onHighWaterMark: onHighWaterMark) { [weak self] in self?.unregister(id) }
         do {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let failure: MQTTError? = state.withLock { state in

@@ -5,4 +5,14 @@ public protocol MQTTObserver: Sendable {
     func didPublish(topic: String, qos: QoS)
     func didConnect(sessionPresent: Bool)
     func didLoseConnection()
+    /// A subscription was made on `filter`; its buffer's high-water mark starts at 0.
+    func didSubscribe(filter: String)
+    /// The deepest backlog of a subscription on `filter` grew to `depth` messages (called on
+    /// the network thread, once per new maximum).
+    func highWaterMarkRose(filter: String, to depth: Int)
+}
+
+extension MQTTObserver {
+    public func didSubscribe(filter: String) {}
+    public func highWaterMarkRose(filter: String, to depth: Int) {}
 }

@@ -23,25 +23,33 @@ final class MessageBuffer: Sendable {
 
     private let state = Mutex(State())
     private let onFinish: @Sendable () -> Void
+    private let onHighWaterMark: (@Sendable (Int) -> Void)?
 
-    init(onFinish: @escaping @Sendable () -> Void = {}) {
+    /// `onHighWaterMark` is called on the appending thread, outside the lock, each time the
+    /// deepest backlog grows (with the new depth): for the Prometheus gauge. Keep it cheap.
+    init(onHighWaterMark: (@Sendable (Int) -> Void)? = nil, onFinish: @escaping @Sendable () -> Void = {}) {
+        self.onHighWaterMark = onHighWaterMark
         self.onFinish = onFinish
     }
 
     /// Called on the network thread. Returns false once the consumer has gone.
     @discardableResult
     func append(_ message: MQTTMessage) -> Bool {
-        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<[MQTTMessage]?, Never>?) in
-            guard !state.finished else { return (false, nil) }
+        let (accepted, waiter, risen) = state.withLock {
+            state -> (Bool, CheckedContinuation<[MQTTMessage]?, Never>?, Int?) in
+            guard !state.finished else { return (false, nil, nil) }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return (true, waiter)
+                return (true, waiter, nil)
             }
             state.pending.append(message)
-            state.highWaterMark = max(state.highWaterMark, state.pending.count - state.head)
-            return (true, nil)
+            let depth = state.pending.count - state.head
+            guard depth > state.highWaterMark else { return (true, nil, nil) }
+            state.highWaterMark = depth
+            return (true, nil, depth)
         }
         waiter?.resume(returning: [message])
+        if let risen { onHighWaterMark?(risen) }
         return accepted
     }
 

@@ -5,12 +5,19 @@ import Synchronization
 
 /// Counts broker traffic by topic kind (`fix`, `escalation`, ...) and connection changes, as
 /// `safewalk_mqtt_messages_received_total{kind}`, `safewalk_mqtt_messages_published_total{kind}`,
-/// `safewalk_mqtt_reconnects_total` and `safewalk_mqtt_connection_losses_total`.
+/// `safewalk_mqtt_reconnects_total` and `safewalk_mqtt_connection_losses_total`, and each
+/// subscription's buffer high-water mark as `safewalk_mqtt_subscription_buffer_high_water_mark{filter}`.
+///
+/// The high-water mark is the deepest backlog (messages received but not yet taken by the
+/// consumer) any subscription on that filter has had since the process started: 0 when the service
+/// subscribes, it only ever rises, and it resets only when the process restarts. A value that
+/// grows means a consumer fell behind (see `MessageBuffer`: nothing is dropped, memory grows).
 final class BrokerMetrics: MQTTObserver {
     private let service: String
     private let prefix: String
     private let received = Mutex<[String: Counter]>([:])
     private let published = Mutex<[String: Counter]>([:])
+    private let highWaterMarks = Mutex<[String: (gauge: Gauge, depth: Int)]>([:])
     private let connects: Counter
     private let losses: Counter
 
@@ -31,6 +38,29 @@ final class BrokerMetrics: MQTTObserver {
 
     func didConnect(sessionPresent: Bool) { connects.increment() }
     func didLoseConnection() { losses.increment() }
+
+    func didSubscribe(filter: String) { highWaterMarkRose(filter: filter, to: 0) }
+
+    /// Keeps the largest depth per filter (two subscriptions on one filter share the series);
+    /// records under the lock so a smaller depth never overwrites a larger one.
+    func highWaterMarkRose(filter: String, to depth: Int) {
+        highWaterMarks.withLock { marks in
+            if let mark = marks[filter] {
+                guard depth > mark.depth else { return }
+                marks[filter] = (mark.gauge, depth)
+                mark.gauge.record(depth)
+                return
+            }
+            let gauge = Gauge(
+                label: "safewalk_mqtt_subscription_buffer_high_water_mark",
+                dimensions: [("service", service), ("filter", filter)])
+            marks[filter] = (gauge, depth)
+            gauge.record(depth)
+        }
+    }
+
+    /// The depth last recorded for `filter`; nil before any subscription on it.
+    func highWaterMark(of filter: String) -> Int? { highWaterMarks.withLock { $0[filter]?.depth } }
 
     /// Counters are made once per kind: the factory lookup is far dearer than an increment.
     private func counter(in cache: borrowing Mutex<[String: Counter]>, label: String, topic: String) -> Counter {

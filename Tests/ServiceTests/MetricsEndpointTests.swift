@@ -35,6 +35,12 @@ struct MetricsEndpointTests {
         #expect(
             metrics.contains(#"safewalk_mqtt_messages_published_total{service="contacts-store",kind="serviceStatus"}"#),
             "\(metrics)")
+        // Every subscription's buffer high-water mark, 0 while nothing has queued up.
+        let contactsAdd = TopicFilter.everyWalker(.contactsAdd, prefix: "safewalk").rawValue
+        #expect(
+            metrics.contains(
+                #"safewalk_mqtt_subscription_buffer_high_water_mark{service="contacts-store",filter="\#(contactsAdd)"} 0"#),
+            "\(metrics)")
         let (missingCode, _) = try await get(base.appendingPathComponent("nothing-here"))
         #expect(missingCode == 404)
 
