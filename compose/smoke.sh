@@ -164,7 +164,8 @@ for service in "${services[@]}"; do
         id=$(dc ps -q "$service")
         health=$([ -n "$id" ] && "$docker" inspect -f '{{.State.Health.Status}}' "$id" 2> /dev/null || echo missing)
         [ "$health" = healthy ] && { echo "[smoke] $service healthy"; break; }
-        [ $SECONDS -lt $deadline ] || fail "$service is $health after ${SMOKE_READY_TIMEOUT:-180} s"
+        [ $SECONDS -lt $deadline ] \
+            || fail "$service is $health after ${SMOKE_READY_TIMEOUT:-180} s; its last lines: $(dc logs --no-color --tail 3 "$service" 2>&1 | tail -3)"
         sleep 2
     done
 done
@@ -223,7 +224,7 @@ deadline=$((SECONDS + 30))
 while true; do
     dc exec -T fake-sms cat /tmp/messages.jsonl > "$work/sms.log" 2> /dev/null || true
     grep -q "\"to\": \"$contact_phone\"" "$work/sms.log" && break
-    [ $SECONDS -lt $deadline ] || fail "the fake SMS gateway received no text for $contact_phone within 30 s after the alert"
+    [ $SECONDS -lt $deadline ] || fail "the fake SMS gateway accepted no text for $contact_phone within 30 s after the alert; it saw: $(dc logs --no-color fake-sms 2>&1 | grep -E 'To=|refused' | tr '\n' ' ')"
     sleep 1
 done
 sms=$(grep -m1 "\"to\": \"$contact_phone\"" "$work/sms.log")

@@ -31,6 +31,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def error(self, status, code, message):
+        print("[fake-sms] refused %d %d: %s" % (status, code, message), flush=True)
         self.reply(status, {"code": code, "message": message, "status": status,
                             "more_info": "https://www.twilio.com/docs/errors/%d" % code})
 
