@@ -11,14 +11,24 @@ struct BrokerPresence: Service {
     let client: MQTTClient
     let topic: String
     let logger: Logger
+    let service: ServiceName
 
     func run() async throws {
         try? await gracefulShutdown()
         // With the broker gone the acknowledgement never comes: a stop must not hang on it.
         let announced = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
-                (try? await client.publish(MQTTMessage(topic: topic, payload: Presence.offline.payload, retain: true)))
-                    != nil
+                do {
+                    try await client.publish(MQTTMessage(topic: topic, payload: Presence.offline.payload, retain: true))
+                    return true
+                } catch is CancellationError {
+                    return false  // the 2 s below ran out first
+                } catch {
+                    SwallowedErrors.record(
+                        error, service: service, site: "presence_offline", message: "offline not published",
+                        logger: logger, level: .warning, metadata: ["topic": "\(topic)"])
+                    return false
+                }
             }
             group.addTask {
                 try? await Task.sleep(for: .seconds(2))

@@ -43,11 +43,14 @@ public final class RejectionReporter: Sendable {
         logger.warning("input rejected", metadata: [
             "reason": "\(reason)", "topicKind": "\(topicKind.rawValue)", "walker": "\(walker?.rawValue ?? "-")"])
         let report = Rejection(service: service, reason: reason, topicKind: topicKind, walker: walker, at: now)
-        guard let payload = try? SafeWalkJSON.encode(report) else { return }
         do {
+            let payload = try SafeWalkJSON.encode(report)
             try await bus.publish(MQTTMessage(topic: topic, payload: payload, qos: .atMostOnce))
         } catch {
-            logger.debug("rejection report not published", metadata: ["error": "\(error)"])
+            // The operators' report is best effort (QoS 0); the log line above and the counter stand.
+            SwallowedErrors.record(
+                error, service: service, site: "rejection_report", message: "rejection report not published",
+                logger: logger, level: .warning, metadata: ["reason": "\(reason)"])
         }
         await answerDevice(reason: reason, topicKind: topicKind, walker: walker, id: id)
     }

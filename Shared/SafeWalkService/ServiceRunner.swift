@@ -77,7 +77,8 @@ public enum ServiceRunner {
         try await client.publish(
             MQTTMessage(topic: configuration.statusTopic, payload: Presence.online.payload, retain: true))
         logger.info("ready", metadata: ["statusTopic": "\(configuration.statusTopic)"])
-        let presence = BrokerPresence(client: client, topic: configuration.statusTopic, logger: logger)
+        let presence = BrokerPresence(
+            client: client, topic: configuration.statusTopic, logger: logger, service: configuration.service)
         var observability: [any Service] = []
         if let port = configuration.metricsPort {
             observability.append(

@@ -1,6 +1,8 @@
+import Foundation
 import Logging
 import SafeWalkCore
 import SafeWalkMQTT
+import SafeWalkService
 
 /// Publishes retained positions at QoS 1.
 struct PositionPublisher: Sendable {
@@ -32,7 +34,16 @@ struct PositionPublisher: Sendable {
         let encoder = SafeWalkJSON.encoder()
         let published = await withTaskGroup(of: Bool.self) { group in
             for (walker, update) in positions {
-                guard let payload = try? encoder.encode(update) else { continue }
+                let payload: Data
+                do {
+                    payload = try encoder.encode(update)
+                } catch {
+                    // Skips this walker's position this round; the next fix publishes it.
+                    SwallowedErrors.record(
+                        error, service: .locationIngest, site: "position_encode", message: "position not encodable",
+                        logger: logger, metadata: ["walker": "\(walker)"])
+                    continue
+                }
                 let topic = Topic.position(walker).name(prefix: prefix)
                 group.addTask {
                     do {

@@ -3,6 +3,7 @@ import Logging
 import Metrics
 import SafeWalkCore
 import SafeWalkMQTT
+import SafeWalkService
 
 /// Delivers one admitted escalation: every (channel, target) on its own, concurrently, so a
 /// slow or failing recipient never holds up another, and the device alert goes out at once.
@@ -47,8 +48,15 @@ public struct DeliveryRunner: Sendable {
                 group.addTask { await deliver(row, event: event, plan: plan) }
             }
         }
-        if (try? ledger.finishIfComplete(event.id)) == true {
-            logger.info("escalation delivered", metadata: ["escalation": "\(event.id)", "walker": "\(event.walker)"])
+        do {
+            if try ledger.finishIfComplete(event.id) {
+                logger.info("escalation delivered", metadata: ["escalation": "\(event.id)", "walker": "\(event.walker)"])
+            }
+        } catch {
+            // Left unfinished in the ledger: the next start resumes it and finds every target final.
+            SwallowedErrors.record(
+                error, service: .notifier, site: "ledger_finish", message: "ledger write failed", logger: logger,
+                metadata: ["escalation": "\(event.id)"])
         }
     }
 
@@ -110,7 +118,14 @@ public struct DeliveryRunner: Sendable {
                     logger.warning("delivery failed", metadata: meta.merging(["reason": "\(reason)", "attempts": "\(attempt)"]) { $1 })
                     return finish(.failed, attempt, "\(reason) (after \(attempt) attempts)")
                 }
-                _ = try? ledger.record(.pending, reason: reason, id, channel: name, key: key, now: clock.now())
+                do {
+                    try ledger.record(.pending, reason: reason, id, channel: name, key: key, now: clock.now())
+                } catch {
+                    // The row stays `attempting`; the retry below (or a restart) re-sends, as documented.
+                    SwallowedErrors.record(
+                        error, service: .notifier, site: "ledger_pending", message: "ledger write failed",
+                        logger: logger, metadata: meta)
+                }
                 let wait = policy.delay(afterAttempt: attempt, random: clock.random())
                 logger.info("delivery will be retried",
                             metadata: meta.merging(["reason": "\(reason)", "attempt": "\(attempt)", "wait": "\(wait)"]) { $1 })
