@@ -14,6 +14,11 @@ struct BrokerPresence: Service {
     let service: ServiceName
 
     func run() async throws {
+        // The service group traps SIGTERM/SIGINT before it starts any service, so once `online`
+        // is out a stop is always graceful (announcing it before the group ran let a quick
+        // SIGTERM kill the process with the default action: exit 143).
+        try await client.publish(MQTTMessage(topic: topic, payload: Presence.online.payload, retain: true))
+        logger.info("ready", metadata: ["statusTopic": "\(topic)"])
         try? await gracefulShutdown()
         // With the broker gone the acknowledgement never comes: a stop must not hang on it.
         let announced = await withTaskGroup(of: Bool.self) { group in

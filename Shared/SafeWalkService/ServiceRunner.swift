@@ -74,9 +74,8 @@ public enum ServiceRunner {
             await client.shutdown()
             throw error
         }
-        try await client.publish(
-            MQTTMessage(topic: configuration.statusTopic, payload: Presence.online.payload, retain: true))
-        logger.info("ready", metadata: ["statusTopic": "\(configuration.statusTopic)"])
+        // `online` is announced by BrokerPresence once the group runs: by then the group traps
+        // SIGTERM, so a stop sent the moment a supervisor sees `online` is a clean stop, not a kill.
         let presence = BrokerPresence(
             client: client, topic: configuration.statusTopic, logger: logger, service: configuration.service)
         var observability: [any Service] = []
