@@ -80,7 +80,9 @@ import TestSupport
         let escalation = try await escalations.next(EscalationEvent.self)
         #expect(escalation.reason == .needHelp)
         #expect(escalation.level == .red)
-        #expect(now() - sent < 1)
+        // "At once": every timed rule is 600 s away, so only the reply can have raised it. (A
+        // wall-clock bound here failed on a loaded machine; real time is for the benchmarks.)
+        #expect(escalation.at < sent + 600)
         await w.shutdown()
     }
 
