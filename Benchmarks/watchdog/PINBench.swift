@@ -24,7 +24,10 @@ enum PINBench {
             }.sorted()
         }
         // Interleaved rounds, so machine noise falls on every kind alike.
-        var step: [Double] = [], cancel: [Double] = [], duress: [Double] = [], wrong: [Double] = []
+        var step: [Double] = []
+        var cancel: [Double] = []
+        var duress: [Double] = []
+        var wrong: [Double] = []
         for _ in 0..<5 {
             step += time { _ = machine.step(watch, .action(plain, ActionCheck(pin: .cancel)), now: 130) }
             cancel += time { _ = hasher.verdict(PIN("2468"), against: stored) }
@@ -34,11 +37,15 @@ enum PINBench {
         let median = { (samples: [Double]) in Measure.percentile(samples.sorted(), 50) }
         print(String(format: "imSafe step without hashing (baseline): p50 %.2f µs", median(step) * 1e6))
         for (name, samples) in [("cancel", cancel), ("duress", duress), ("wrong", wrong)] {
-            print(String(format: "PIN check, %@ PIN: p50 %.2f ms, p99 %.2f ms = %.0f× the step",
-                         name, median(samples) * 1e3, Measure.percentile(samples.sorted(), 99) * 1e3,
-                         median(samples) / median(step)))
+            print(
+                String(
+                    format: "PIN check, %@ PIN: p50 %.2f ms, p99 %.2f ms = %.0f× the step",
+                    name, median(samples) * 1e3, Measure.percentile(samples.sorted(), 99) * 1e3,
+                    median(samples) / median(step)))
         }
-        print(String(format: "duress / cancel: %.3f (PBKDF2-HMAC-SHA256, %d iterations, n=%d each)",
-                     median(duress) / median(cancel), hasher.rounds, cancel.count))
+        print(
+            String(
+                format: "duress / cancel: %.3f (PBKDF2-HMAC-SHA256, %d iterations, n=%d each)",
+                median(duress) / median(cancel), hasher.rounds, cancel.count))
     }
 }

@@ -115,7 +115,8 @@ public struct Action: Codable, Hashable, Sendable {
         case "clearPins": kind = .clearPins
         case "setPins":
             guard let cancel = try Self.decodePIN(c, .cancelPin) else {
-                throw DecodingError.keyNotFound(CodingKeys.cancelPin, .init(codingPath: [], debugDescription: "cancelPin"))
+                throw DecodingError.keyNotFound(
+                    CodingKeys.cancelPin, .init(codingPath: [], debugDescription: "cancelPin"))
             }
             let duress = try Self.decodePIN(c, .duressPin)
             guard duress != cancel else {

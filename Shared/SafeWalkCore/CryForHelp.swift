@@ -31,12 +31,13 @@ public struct HelpCry: Hashable, Sendable {
 
     /// The action this cry amounts to (`id` empty when it had none).
     public var action: Action {
-        let kind: Action.Kind = switch self.kind {
-        case .needHelp: .needHelp
-        case .panic(let level): .panic(level)
-        case .hold(let level): .hold(level)
-        case .release: .release
-        }
+        let kind: Action.Kind =
+            switch self.kind {
+            case .needHelp: .needHelp
+            case .panic(let level): .panic(level)
+            case .hold(let level): .hold(level)
+            case .release: .release
+            }
         return Action(id: id ?? "", kind: kind, note: note)
     }
 }
@@ -73,8 +74,8 @@ public enum CryForHelp {
     /// `note` if it is a usable preset message: non-empty after trimming, at most 140 characters.
     public static func usableNote(_ note: String?) -> String? {
         guard let trimmed = note?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty,
-              trimmed.count <= maxNoteLength,
-              !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            trimmed.count <= maxNoteLength,
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { return nil }
         return trimmed
     }
@@ -143,8 +144,9 @@ public enum CryForHelp {
         let key = channel == .action ? "action" : "text"
         if let value = quotedValue(of: key, in: text) {
             if channel == .action, let kind = actionKind(value, level: .red), kind != .hold(.red) {
-                return HelpCry(kind: kind, id: quotedValue(of: "id", in: text).flatMap { usableID($0) },
-                               warnings: ["malformed"])
+                return HelpCry(
+                    kind: kind, id: quotedValue(of: "id", in: text).flatMap { usableID($0) },
+                    warnings: ["malformed"])
             }
             if channel == .reply, replyIsHelp(value) { return HelpCry(kind: .needHelp, warnings: ["malformed"]) }
         }
@@ -184,7 +186,7 @@ public enum CryForHelp {
 
     private static func usableID(_ text: String?) -> String? {
         guard let text, !text.isEmpty, text.count <= maxIDLength,
-              !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { return nil }
         return text
     }

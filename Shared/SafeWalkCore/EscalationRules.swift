@@ -73,8 +73,10 @@ public enum EscalationRules {
 
     /// When silence becomes `noReply`: `noReplyAfter` after the later of the watch start and the
     /// last check-in (any reply or `imSafe`).
-    static func noReplyDeadline(since: EpochSeconds, _ timers: WatchTimers,
-                                thresholds: SafetyThresholds = .defaults) -> EpochSeconds {
+    static func noReplyDeadline(
+        since: EpochSeconds, _ timers: WatchTimers,
+        thresholds: SafetyThresholds = .defaults
+    ) -> EpochSeconds {
         max(since, timers.lastCheckInAt ?? since) + thresholds.noReplyAfter
     }
 

@@ -67,7 +67,10 @@ public enum FixDecoder {
 
     /// The envelope (`_type`, `v`) is read first and decides whether the fields are required.
     private struct Payload: Decodable {
-        enum Shape { case ignored(String), fix(LocationFix) }
+        enum Shape {
+            case ignored(String)
+            case fix(LocationFix)
+        }
         let shape: Shape
 
         enum CodingKeys: String, CodingKey {
@@ -89,11 +92,13 @@ public enum FixDecoder {
                 guard let version else { throw VersionProblem.missing }
                 if version != SchemaVersion.current { throw VersionProblem.unsupported }
             }
-            shape = .fix(LocationFix(
-                lat: try c.decode(Double.self, forKey: .lat), lon: try c.decode(Double.self, forKey: .lon),
-                tst: try c.decode(Double.self, forKey: .tst), acc: try c.decodeIfPresent(Double.self, forKey: .acc),
-                alt: try c.decodeIfPresent(Double.self, forKey: .alt), vel: try c.decodeIfPresent(Double.self, forKey: .vel),
-                batt: try c.decodeIfPresent(Double.self, forKey: .batt)))
+            shape = .fix(
+                LocationFix(
+                    lat: try c.decode(Double.self, forKey: .lat), lon: try c.decode(Double.self, forKey: .lon),
+                    tst: try c.decode(Double.self, forKey: .tst), acc: try c.decodeIfPresent(Double.self, forKey: .acc),
+                    alt: try c.decodeIfPresent(Double.self, forKey: .alt),
+                    vel: try c.decodeIfPresent(Double.self, forKey: .vel),
+                    batt: try c.decodeIfPresent(Double.self, forKey: .batt)))
         }
     }
 }

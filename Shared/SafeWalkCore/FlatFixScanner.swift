@@ -61,9 +61,11 @@ enum FlatFixScanner {
             guard index == bytes.count else { return nil }
             // Without `_type` our own format requires `v`; the full decoder words the errors.
             guard fields.hasType ? fields.isLocation : fields.hasVersion,
-                  let lat = fields.lat, let lon = fields.lon, let tst = fields.tst else { return nil }
-            return LocationFix(lat: lat, lon: lon, tst: tst, acc: fields.acc, alt: fields.alt,
-                               vel: fields.vel, batt: fields.batt)
+                let lat = fields.lat, let lon = fields.lon, let tst = fields.tst
+            else { return nil }
+            return LocationFix(
+                lat: lat, lon: lon, tst: tst, acc: fields.acc, alt: fields.alt,
+                vel: fields.vel, batt: fields.batt)
         }
 
         /// Reads the value of `key`; false means "not sure, ask the full decoder".
@@ -77,7 +79,8 @@ enum FlatFixScanner {
                 return fields.isLocation
             case .v:
                 guard !fields.hasVersion, let number = readNumberBytes(),
-                      number.count == 1, number.first == UInt8(ascii: "1") else { return false }
+                    number.count == 1, number.first == UInt8(ascii: "1")
+                else { return false }
                 fields.hasVersion = true
                 return true
             case .lat: return store(&fields.lat)
@@ -193,7 +196,8 @@ enum FlatFixScanner {
                 guard let number = readNumberBytes() else { return false }
                 // Without an exponent a number needs ~309 digits to overflow a Double: only
                 // then is it worth converting just to check (most skipped fields are short).
-                let plain = number.count < 300 && !number.contains(UInt8(ascii: "e")) && !number.contains(UInt8(ascii: "E"))
+                let plain =
+                    number.count < 300 && !number.contains(UInt8(ascii: "e")) && !number.contains(UInt8(ascii: "E"))
                 return plain || Self.double(number) != nil
             }
         }

@@ -22,9 +22,11 @@ public final class RejectionReporter: Sendable {
         self.service = service
         self.topic = Topic.rejected(service).name(prefix: prefix)
         deviceTopicName = { Topic.inputRejected($0).name(prefix: prefix) }
-        deviceAnswers = Counter(label: "safewalk_rejections_answered_total", dimensions: [("service", service.rawValue)])
-        failedDeviceAnswers = Counter(label: "safewalk_rejections_unanswered_total",
-                                      dimensions: [("service", service.rawValue)])
+        deviceAnswers = Counter(
+            label: "safewalk_rejections_answered_total", dimensions: [("service", service.rawValue)])
+        failedDeviceAnswers = Counter(
+            label: "safewalk_rejections_unanswered_total",
+            dimensions: [("service", service.rawValue)])
         self.bus = bus
         self.logger = logger
     }
@@ -35,13 +37,20 @@ public final class RejectionReporter: Sendable {
     ///   - topicKind: which kind of topic it came in on (`fix`, `owntracks`, ...).
     ///   - walker: the walker id if it was valid.
     ///   - id: the action id, when one was readable, for the device's answer.
-    public func reject(reason: String, topicKind: TopicKind, walker: WalkerID? = nil, id: String? = nil,
-                       now: Double) async {
+    public func reject(
+        reason: String, topicKind: TopicKind, walker: WalkerID? = nil, id: String? = nil,
+        now: Double
+    ) async {
         counts.withLock { $0[reason, default: 0] += 1 }
-        Counter(label: "safewalk_rejections_total",
-                dimensions: [("service", service.rawValue), ("reason", reason)]).increment()
-        logger.warning("input rejected", metadata: [
-            "reason": "\(reason)", "topicKind": "\(topicKind.rawValue)", "walker": "\(walker?.rawValue ?? "-")"])
+        Counter(
+            label: "safewalk_rejections_total",
+            dimensions: [("service", service.rawValue), ("reason", reason)]
+        ).increment()
+        logger.warning(
+            "input rejected",
+            metadata: [
+                "reason": "\(reason)", "topicKind": "\(topicKind.rawValue)", "walker": "\(walker?.rawValue ?? "-")",
+            ])
         let report = Rejection(service: service, reason: reason, topicKind: topicKind, walker: walker, at: now)
         do {
             let payload = try SafeWalkJSON.encode(report)
@@ -66,8 +75,11 @@ public final class RejectionReporter: Sendable {
             deviceAnswers.increment()
         } catch {
             failedDeviceAnswers.increment()
-            logger.warning("rejection not answered to the device", metadata: [
-                "walker": "\(walker)", "error": "\(error)"])
+            logger.warning(
+                "rejection not answered to the device",
+                metadata: [
+                    "walker": "\(walker)", "error": "\(error)",
+                ])
         }
     }
 

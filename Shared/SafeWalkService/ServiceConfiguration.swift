@@ -25,22 +25,25 @@ public struct ServiceConfiguration: Sendable {
         self.environment = env
         topicPrefix = env.string("SAFEWALK_TOPIC_PREFIX", default: Topic.defaultPrefix)
         guard Topic.isValidPrefix(topicPrefix) else {
-            throw .invalid(name: "SAFEWALK_TOPIC_PREFIX", value: topicPrefix,
-                           expected: "topic levels without wildcards, not starting with 'owntracks'")
+            throw .invalid(
+                name: "SAFEWALK_TOPIC_PREFIX", value: topicPrefix,
+                expected: "topic levels without wildcards, not starting with 'owntracks'")
         }
         dataDirectory = URL(fileURLWithPath: env.string("SAFEWALK_DATA_DIR", default: "./data"), isDirectory: true)
         thresholds = SafetyThresholds(
             checkInInterval: try env.seconds("SAFEWALK_CHECKIN_INTERVAL", default: 60),
             noReplyAfter: try env.seconds("SAFEWALK_NO_REPLY_AFTER", default: 120),
             noMovementAfter: try env.seconds("SAFEWALK_NO_MOVEMENT_AFTER", default: 120),
-            movementMeters: try env.positiveNumber("SAFEWALK_MOVEMENT_METERS", default: 5, expected: "metres greater than 0"),
+            movementMeters: try env.positiveNumber(
+                "SAFEWALK_MOVEMENT_METERS", default: 5, expected: "metres greater than 0"),
             offlineGrace: try env.seconds("SAFEWALK_OFFLINE_GRACE", default: 60),
             holdHeartbeat: try env.seconds("SAFEWALK_HOLD_HEARTBEAT", default: 3),
             wrongPinLimit: try env.integer("SAFEWALK_PIN_ATTEMPTS", default: 3, in: 1...20))
         let levelName = env.string("SAFEWALK_LOG_LEVEL", default: "info")
         guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
-            throw .invalid(name: "SAFEWALK_LOG_LEVEL", value: levelName,
-                           expected: Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
+            throw .invalid(
+                name: "SAFEWALK_LOG_LEVEL", value: levelName,
+                expected: Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
         }
         logLevel = level
         metricsHost = env.string("SAFEWALK_METRICS_HOST", default: "127.0.0.1")
@@ -48,15 +51,19 @@ public struct ServiceConfiguration: Sendable {
         mqtt = try Self.mqtt(service: service, prefix: topicPrefix, env: env)
     }
 
-    private static func mqtt(service: ServiceName, prefix: String, env: EnvironmentReader) throws(ConfigurationError) -> MQTTConfiguration {
+    private static func mqtt(service: ServiceName, prefix: String, env: EnvironmentReader) throws(ConfigurationError)
+        -> MQTTConfiguration
+    {
         var tls: MQTTConfiguration.TLS?
         if let ca = env.string("SAFEWALK_MQTT_TLS_CA") {
-            tls = .init(caFile: ca, certificateFile: env.string("SAFEWALK_MQTT_TLS_CERT"),
-                        keyFile: env.string("SAFEWALK_MQTT_TLS_KEY"))
+            tls = .init(
+                caFile: ca, certificateFile: env.string("SAFEWALK_MQTT_TLS_CERT"),
+                keyFile: env.string("SAFEWALK_MQTT_TLS_KEY"))
         }
         // If this service dies without a clean disconnect, the broker tells everyone.
-        let will = MQTTMessage(topic: Topic.serviceStatus(service).name(prefix: prefix),
-                               payload: Presence.offline.payload, qos: .atLeastOnce, retain: true)
+        let will = MQTTMessage(
+            topic: Topic.serviceStatus(service).name(prefix: prefix),
+            payload: Presence.offline.payload, qos: .atLeastOnce, retain: true)
         return MQTTConfiguration(
             host: env.string("SAFEWALK_MQTT_HOST", default: "127.0.0.1"),
             port: try env.integer("SAFEWALK_MQTT_PORT", default: 1883, in: 1...65_535),

@@ -1,7 +1,7 @@
 import Foundation
 import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
 
 /// `{w}/action` carries cancel and duress PINs: on the real broker with the project's ACL, only
 /// the watchdog may read it; operators and every other service get the rest, never actions.

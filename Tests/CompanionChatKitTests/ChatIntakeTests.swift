@@ -1,11 +1,14 @@
-@testable import CompanionChatKit
 import Foundation
 import SafeWalkCore
 import SafeWalkMQTT
 import Testing
 
+@testable import CompanionChatKit
+
 @Suite struct ChatIntakeTests {
-    func decode(_ message: MQTTMessage, limits: ChatIntake.Limits = .init()) -> Result<(WalkerID, ChatEvent), ChatIntake.Rejected> {
+    func decode(_ message: MQTTMessage, limits: ChatIntake.Limits = .init()) -> Result<
+        (WalkerID, ChatEvent), ChatIntake.Rejected
+    > {
         ChatIntake.decode(message, prefix: Fixture.prefix, limits: limits)
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import SafeWalkCore
 import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 15 across the five real executables on the secured broker: every malformed cry for
 /// help escalates, every other malformed input is refused and answered to the device.
@@ -33,13 +33,15 @@ struct HelpIntakeStoryTests {
         let answers = try await ivan.phone.subscribe(ivan.topic(.actionResult), qos: .atLeastOnce)
         for (index, (channel, payload)) in Self.malformedCries.enumerated() {
             try await ivan.phone.publish(ivan.topic(channel), payload: Data(payload.utf8))
-            let escalation = try #require(try await escalations.decoded(EscalationEvent.self).first,
-                                          "cry \(index): \(payload)\n\(world.stack.logs)")
+            let escalation = try #require(
+                try await escalations.decoded(EscalationEvent.self).first,
+                "cry \(index): \(payload)\n\(world.stack.logs)")
             #expect([.needHelp, .panic].contains(escalation.reason), "\(payload)")
             #expect(escalation.level == .red, "\(payload)")
             // End the incident (a well-formed imSafe, answered) so the next cry is a new one.
             let id = "safe-\(index)"
-            try await ivan.phone.publish(ivan.topic(.action), payload: SafeWalkJSON.encode(Action(id: id, kind: .imSafe)))
+            try await ivan.phone.publish(
+                ivan.topic(.action), payload: SafeWalkJSON.encode(Action(id: id, kind: .imSafe)))
             _ = try await answers.decoded(ActionResult.self, where: { $0.id == id })
         }
         #expect(Self.malformedCries.count >= 12)

@@ -2,8 +2,8 @@ import Foundation
 import SafeWalkCore
 import SafeWalkMQTT
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Hold-to-release, PINs and duress across the five real executables on the secured broker
 /// (hold heartbeat shortened to 1 s, so two missed heartbeats are 2 s).
@@ -37,9 +37,12 @@ struct HoldAndPINStoryTests {
         // The app's presence connection, with the Last Will, that dies without a goodbye.
         let presence = try ChildProcess(
             "/usr/bin/env",
-            ["mosquitto_sub", "-h", "127.0.0.1", "-p", "\(world.stack.broker.port)", "-i", "liam-app",
-             "-u", "liam", "-P", Stack.passwords["liam"]!, "-t", "safewalk/liam/status",
-             "--will-topic", "safewalk/liam/presence", "--will-payload", "offline", "--will-retain", "--will-qos", "1"],
+            [
+                "mosquitto_sub", "-h", "127.0.0.1", "-p", "\(world.stack.broker.port)", "-i", "liam-app",
+                "-u", "liam", "-P", Stack.passwords["liam"]!, "-t", "safewalk/liam/status",
+                "--will-topic", "safewalk/liam/presence", "--will-payload", "offline", "--will-retain", "--will-qos",
+                "1",
+            ],
             logFile: FileManager.default.temporaryDirectory.appendingPathComponent("liam-app-\(UUID()).log"))
         try await Task.sleep(for: .milliseconds(500))  // connected (a status arrives only on change)
         #expect(try await perform(Action(id: "h1", kind: .hold(.red)), by: liam, answers: answers).ok)
@@ -93,12 +96,14 @@ struct HoldAndPINStoryTests {
             #expect(noPIN.error == .pinRequired)
         }
         let cancelled = try await timed {
-            try await perform(Action(id: "end", kind: .imSafe, pin: PIN("2468")), by: phones["noah"]!,
-                              answers: answers["noah"]!)
+            try await perform(
+                Action(id: "end", kind: .imSafe, pin: PIN("2468")), by: phones["noah"]!,
+                answers: answers["noah"]!)
         }
         let coerced = try await timed {
-            try await perform(Action(id: "end", kind: .imSafe, pin: PIN("1357")), by: phones["judy"]!,
-                              answers: answers["judy"]!)
+            try await perform(
+                Action(id: "end", kind: .imSafe, pin: PIN("1357")), by: phones["judy"]!,
+                answers: answers["judy"]!)
         }
         #expect(cancelled.value == coerced.value)
         let duress = try #require(try await escalations.decoded(EscalationEvent.self).first)
@@ -116,7 +121,9 @@ struct HoldAndPINStoryTests {
         func view(_ name: String, number: String) async -> [String] {
             await seen[name]!.drain()
                 .filter { !$0.topic.hasSuffix("/action") && !$0.topic.hasSuffix("/presence") }
-                .map { "\($0.topic.replacingOccurrences(of: name, with: "W")) \(Masked.text($0.payload, walker: name, number: number))" }
+                .map {
+                    "\($0.topic.replacingOccurrences(of: name, with: "W")) \(Masked.text($0.payload, walker: name, number: number))"
+                }
                 .sorted()
         }
         let noahSaw = await view("noah", number: walkers[0].1)
@@ -126,19 +133,25 @@ struct HoldAndPINStoryTests {
         #expect(!judySaw.contains { $0.contains("duress") })
         // Timing: the same answer about as fast. Medians of alternating rounds, so one stall of
         // a loaded machine does not decide it (each round is hashed and answered like the first).
-        var cancelTimes = [cancelled.seconds], duressTimes = [coerced.seconds]
+        var cancelTimes = [cancelled.seconds]
+        var duressTimes = [coerced.seconds]
         for round in 0..<6 {
-            cancelTimes.append(try await timed {
-                try await perform(Action(id: "again-\(round)", kind: .imSafe, pin: PIN("2468")), by: phones["noah"]!,
-                                  answers: answers["noah"]!)
-            }.seconds)
-            duressTimes.append(try await timed {
-                try await perform(Action(id: "again-\(round)", kind: .imSafe, pin: PIN("1357")), by: phones["judy"]!,
-                                  answers: answers["judy"]!)
-            }.seconds)
+            cancelTimes.append(
+                try await timed {
+                    try await perform(
+                        Action(id: "again-\(round)", kind: .imSafe, pin: PIN("2468")), by: phones["noah"]!,
+                        answers: answers["noah"]!)
+                }.seconds)
+            duressTimes.append(
+                try await timed {
+                    try await perform(
+                        Action(id: "again-\(round)", kind: .imSafe, pin: PIN("1357")), by: phones["judy"]!,
+                        answers: answers["judy"]!)
+                }.seconds)
         }
         let median = { (times: [Double]) in times.sorted()[times.count / 2] }
-        #expect(abs(median(cancelTimes) - median(duressTimes)) < 0.1, "cancel \(cancelTimes) s, duress \(duressTimes) s")
+        #expect(
+            abs(median(cancelTimes) - median(duressTimes)) < 0.1, "cancel \(cancelTimes) s, duress \(duressTimes) s")
         for walker in phones.values { await walker.leave() }
         await world.stop()
     }
@@ -156,11 +169,14 @@ struct HoldAndPINStoryTests {
 enum Masked {
     static func text(_ payload: Data, walker: String, number: String) -> String {
         String(decoding: payload, as: UTF8.self)
-            .replacingOccurrences(of: #""(id|since|at|tst|replyBy|nextCheckInAt|escalationId|contactId)":("[^"]*"|[0-9.]+)"#,
-                                  with: #""$1":_"#, options: .regularExpression)
+            .replacingOccurrences(
+                of: #""(id|since|at|tst|replyBy|nextCheckInAt|escalationId|contactId)":("[^"]*"|[0-9.]+)"#,
+                with: #""$1":_"#, options: .regularExpression
+            )
             .replacingOccurrences(of: walker, with: "W")
             .replacingOccurrences(of: number, with: "N")
             .replacingOccurrences(of: number.suffix(4), with: "NNNN")
-            .replacingOccurrences(of: #"\(\d\d(%3A|:)\d\d\)|%28\d\d%3A\d\d%29"#, with: "(T)", options: .regularExpression)
+            .replacingOccurrences(
+                of: #"\(\d\d(%3A|:)\d\d\)|%28\d\d%3A\d\d%29"#, with: "(T)", options: .regularExpression)
     }
 }

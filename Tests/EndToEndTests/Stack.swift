@@ -8,8 +8,10 @@ import TestSupport
 /// shortened by configuration so a story takes seconds, never by sleeping through them.
 final class Stack: Sendable {
     static let services: [ServiceName] = [.locationIngest, .watchdog, .companionChat, .notifier, .contactsStore]
-    static let walkers = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi",
-                          "ivan", "judy", "kate", "liam", "mia", "noah"]
+    static let walkers = [
+        "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi",
+        "ivan", "judy", "kate", "liam", "mia", "noah",
+    ]
 
     static var passwords: [String: String] {
         var all = ["operator": "pw-operator"]
@@ -38,16 +40,20 @@ final class Stack: Sendable {
     /// Starts the broker and the five services and waits until all five report `online`.
     static func start(environment: [String: String] = [:]) async throws -> Stack {
         let broker = try await SecuredBroker.start(users: passwords)
-        let observer = try await broker.client("operator-\(UUID().uuidString.prefix(6))",
-                                               username: "operator", password: passwords["operator"])
+        let observer = try await broker.client(
+            "operator-\(UUID().uuidString.prefix(6))",
+            username: "operator", password: passwords["operator"])
         let statuses = try await observer.subscribe("safewalk/_service/+", qos: .atLeastOnce)
         var processes: [ServiceName: ChildProcess] = [:]
         for service in services {
             processes[service] = try ServiceProcess.start(
                 service, broker: broker,
-                environment: thresholds
-                    .merging(["SAFEWALK_MQTT_USERNAME": service.rawValue,
-                              "SAFEWALK_MQTT_PASSWORD": passwords[service.rawValue]!]) { $1 }
+                environment:
+                    thresholds
+                    .merging([
+                        "SAFEWALK_MQTT_USERNAME": service.rawValue,
+                        "SAFEWALK_MQTT_PASSWORD": passwords[service.rawValue]!,
+                    ]) { $1 }
                     .merging(environment) { $1 })
         }
         let stack = Stack(broker: broker, processes: processes, observer: observer)
@@ -69,8 +75,9 @@ final class Stack: Sendable {
     /// A walker's phone, logged in as the walker, with its Last Will on its presence topic.
     func phone(_ walker: String, lastWill: Bool = true) async throws -> MQTTClient {
         let will = MQTTMessage(topic: "safewalk/\(walker)/presence", payload: Presence.offline.payload, retain: true)
-        return try await broker.client("\(walker)-phone-\(UUID().uuidString.prefix(6))", username: walker,
-                                       password: Stack.passwords[walker], lastWill: lastWill ? will : nil)
+        return try await broker.client(
+            "\(walker)-phone-\(UUID().uuidString.prefix(6))", username: walker,
+            password: Stack.passwords[walker], lastWill: lastWill ? will : nil)
     }
 
     /// Everything each service logged, for failure messages.

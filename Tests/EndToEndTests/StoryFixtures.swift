@@ -39,8 +39,9 @@ struct StoryWorld: Sendable {
     func addContacts(_ contacts: [(name: String, phone: String)], for walker: Walker) async throws -> [ContactResult] {
         let results = try await walker.phone.subscribe(walker.topic(.contactsResult), qos: .atLeastOnce)
         for contact in contacts {
-            try await walker.phone.publish(walker.topic(.contactsAdd),
-                                           payload: SafeWalkJSON.encode(ContactAdd(name: contact.name, phone: contact.phone)))
+            try await walker.phone.publish(
+                walker.topic(.contactsAdd),
+                payload: SafeWalkJSON.encode(ContactAdd(name: contact.name, phone: contact.phone)))
         }
         return try await results.decoded(ContactResult.self, count: contacts.count)
     }

@@ -1,8 +1,8 @@
 import Foundation
 import SafeWalkCore
 import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
 
 /// Every product feature as a short story, across all five real executables on the secured
 /// broker, with a fake SMS gateway and a fake Gemini on loopback. Thresholds are shortened by
@@ -24,7 +24,8 @@ struct StoryTests {
             var states: [WatchState] = []
             for await message in statuses {
                 guard let status = try? SafeWalkJSON.decode(WatchStatus.self, from: message.payload, maxBytes: 1 << 16),
-                      status.watching, states.last != status.state else { continue }
+                    status.watching, states.last != status.state
+                else { continue }
                 states.append(status.state)
                 if states.filter({ $0 == .checking }).count == 3, status.state == .safe { break }
             }
@@ -158,12 +159,16 @@ struct StoryTests {
         // The tracker: its own connection as grace, OwnTracks fixes, and a Last Will on presence.
         let tracker = try ChildProcess(
             try Executables.find("mosquitto_sub").path,
-            ["-h", "127.0.0.1", "-p", "\(world.stack.broker.port)", "-u", "grace", "-P", Stack.passwords["grace"]!,
-             "-i", "grace-tracker", "-v", "-t", "safewalk/grace/status",
-             "--will-topic", "safewalk/grace/presence", "--will-payload", "offline", "--will-retain", "--will-qos", "1"],
+            [
+                "-h", "127.0.0.1", "-p", "\(world.stack.broker.port)", "-u", "grace", "-P", Stack.passwords["grace"]!,
+                "-i", "grace-tracker", "-v", "-t", "safewalk/grace/status",
+                "--will-topic", "safewalk/grace/presence", "--will-payload", "offline", "--will-retain", "--will-qos",
+                "1",
+            ],
             logFile: world.stack.broker.directory.appendingPathComponent("tracker.log"))
         try await eventually("tracker connected", within: 10) { tracker.output.contains("safewalk/grace/status") }
-        let owntracks = #"{"_type":"location","lat":30.2849,"lon":-97.7341,"tst":\#(Int(Walker.now)),"acc":8,"tid":"gr"}"#
+        let owntracks =
+            #"{"_type":"location","lat":30.2849,"lon":-97.7341,"tst":\#(Int(Walker.now)),"acc":8,"tid":"gr"}"#
         try await grace.phone.publish("owntracks/grace/tracker", string: owntracks)
         tracker.signal(SIGKILL)
         let killedAt = Walker.now

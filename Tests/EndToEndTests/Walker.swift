@@ -31,7 +31,8 @@ final class Walker: Sendable {
     }
 
     func reply(_ text: String, quick: Bool = true) async throws {
-        try await phone.publish(topic(.reply), payload: SafeWalkJSON.encode(Reply(text: text, quickReply: quick, tst: Self.now)))
+        try await phone.publish(
+            topic(.reply), payload: SafeWalkJSON.encode(Reply(text: text, quickReply: quick, tst: Self.now)))
     }
 
     /// One fix where the walker is now, 5 m accuracy, in our own format.
@@ -58,7 +59,11 @@ final class Walker: Sendable {
         walking.withLock { $0 = task }
     }
 
-    func stopWalking() { walking.withLock { $0?.cancel(); $0 = nil } }
+    func stopWalking() {
+        walking.withLock {
+            $0?.cancel(); $0 = nil
+        }
+    }
 
     /// Answers every check-in (status `checking`) with "I'm okay 👍", as a walker who is fine.
     func keepAnswering() async throws {
@@ -66,14 +71,19 @@ final class Walker: Sendable {
         let task = Task { [self] in
             for await message in statuses {
                 guard let status = try? SafeWalkJSON.decode(WatchStatus.self, from: message.payload, maxBytes: 1 << 16),
-                      status.state == .checking else { continue }
+                    status.state == .checking
+                else { continue }
                 try? await reply("I'm okay 👍")
             }
         }
         answering.withLock { $0 = task }
     }
 
-    func stopAnswering() { answering.withLock { $0?.cancel(); $0 = nil } }
+    func stopAnswering() {
+        answering.withLock {
+            $0?.cancel(); $0 = nil
+        }
+    }
 
     func leave() async {
         stopWalking()
@@ -91,7 +101,9 @@ extension MQTTSubscription {
         try await withTimeout(seconds, "\(count) \(T.self) on \(filter)") {
             var found: [T] = []
             for await message in self {
-                if let value = try? SafeWalkJSON.decode(T.self, from: message.payload, maxBytes: 1 << 20), condition(value) {
+                if let value = try? SafeWalkJSON.decode(T.self, from: message.payload, maxBytes: 1 << 20),
+                    condition(value)
+                {
                     found.append(value)
                     if found.count == count { break }
                 }

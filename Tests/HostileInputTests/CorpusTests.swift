@@ -46,9 +46,10 @@ struct CorpusTests {
         let clearsRetained: Set<InputKind> = [.position, .contacts]
         let cryChannels: [InputKind: WalkerChannel] = [.action: .action, .reply: .reply]
         for judged in Self.corpus.dropped where judged.hostile.family == family {
-            let isCry = cryChannels[judged.hostile.kind].map {
-                CryForHelp.read(Data(judged.hostile.payload), on: $0) != nil
-            } ?? false
+            let isCry =
+                cryChannels[judged.hostile.kind].map {
+                    CryForHelp.read(Data(judged.hostile.payload), on: $0) != nil
+                } ?? false
             let allowed = isCry || (judged.hostile.payload.isEmpty && clearsRetained.contains(judged.hostile.kind))
             #expect(allowed, "\(judged.hostile.kind) \(judged.hostile.label): \(judged.verdicts)")
         }

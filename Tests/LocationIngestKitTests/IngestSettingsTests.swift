@@ -19,7 +19,8 @@ import Testing
     @Test func everySettingIsReadFromTheEnvironment() throws {
         let s = try settings([
             "SAFEWALK_FIX_MAX_BYTES": "2048", "SAFEWALK_FIX_MAX_AGE": "3600", "SAFEWALK_FIX_MAX_FUTURE": "5",
-            "SAFEWALK_HISTORY_RETENTION": "604800", "SAFEWALK_HISTORY_PRUNE_INTERVAL": "60", "SAFEWALK_MOVEMENT_METERS": "8",
+            "SAFEWALK_HISTORY_RETENTION": "604800", "SAFEWALK_HISTORY_PRUNE_INTERVAL": "60",
+            "SAFEWALK_MOVEMENT_METERS": "8",
             "SAFEWALK_POSITION_INTERVAL": "0.25",
         ])
         #expect(s.policy == FixPolicy(maxBytes: 2048, maxAge: 3600, maxFutureSkew: 5))

@@ -12,14 +12,21 @@ import Testing
 struct DeliveryTests {
     static let settle = ["SAFEWALK_CONTACTS_SETTLE": "30"]
 
-    func channels(_ gateway: SMSGatewayConfiguration, device: Bool = true) -> (InMemoryMessageBus) -> [any NotificationChannel] {
-        { bus in (device ? [DeviceChannel(bus: bus, prefix: Fixtures.prefix)] : []) + [SMSHTTPChannel(configuration: gateway)] }
+    func channels(_ gateway: SMSGatewayConfiguration, device: Bool = true) -> (InMemoryMessageBus) ->
+        [any NotificationChannel]
+    {
+        { bus in
+            (device ? [DeviceChannel(bus: bus, prefix: Fixtures.prefix)] : []) + [
+                SMSHTTPChannel(configuration: gateway)
+            ]
+        }
     }
 
     @Test func threeContactsWithOneUndialableGiveTwoTextsAndOneFailedReceiptWithTheReason() async throws {
         let gateway = try await FakeTwilioGateway()
-        let harness = try await NotifierHarness.start(clock: VirtualClock(autoAdvance: true), settings: Self.settle,
-                                                      channels: channels(gateway.configuration))
+        let harness = try await NotifierHarness.start(
+            clock: VirtualClock(autoAdvance: true), settings: Self.settle,
+            channels: channels(gateway.configuration))
         try await harness.publish(Fixtures.escalation())
         let receipts = try await harness.nextReceipts(4)
         let sms = receipts.filter { $0.channel == "sms-http" }
@@ -31,7 +38,8 @@ struct DeliveryTests {
 
         let stats = try await gateway.stats()
         #expect(stats.accepted == ["+15125550101": 1, "+442079460958": 1])
-        #expect(stats.bodies["+15125550101"]?.first?.contains("https://maps.google.com/?q=30.285000,-97.735000") == true)
+        #expect(
+            stats.bodies["+15125550101"]?.first?.contains("https://maps.google.com/?q=30.285000,-97.735000") == true)
 
         let alertMessage = try #require(try await harness.alerts.first(1).first)
         let alert = try SafeWalkJSON.decoder().decode(DeviceAlert.self, from: alertMessage.payload)
@@ -48,7 +56,8 @@ struct DeliveryTests {
         try await gateway.control(failNext: 2, status: 500)
         let clock = VirtualClock(autoAdvance: true, random: 0.5)
         let harness = try await NotifierHarness.start(
-            contacts: [Fixtures.ana], clock: clock, settings: Self.settle.merging(["SAFEWALK_NOTIFY_BACKOFF": "1"]) { $1 },
+            contacts: [Fixtures.ana], clock: clock,
+            settings: Self.settle.merging(["SAFEWALK_NOTIFY_BACKOFF": "1"]) { $1 },
             channels: channels(gateway.configuration, device: false))
         try await harness.publish(Fixtures.escalation())
         let receipt = try #require(try await harness.nextReceipts(1).first)
@@ -65,8 +74,9 @@ struct DeliveryTests {
 
     @Test func gatewayDownGivesFailedReceiptsAfterTheLastAttemptWhileTheDeviceAlertWentOutAtOnce() async throws {
         let deadPort = try Loopback.freePort()  // nothing listens: connection refused
-        let gateway = SMSGatewayConfiguration(url: "http://127.0.0.1:\(deadPort)/2010-04-01/Accounts/AC1/Messages.json",
-                                              user: "AC1", password: "x", timeout: 0.5)
+        let gateway = SMSGatewayConfiguration(
+            url: "http://127.0.0.1:\(deadPort)/2010-04-01/Accounts/AC1/Messages.json",
+            user: "AC1", password: "x", timeout: 0.5)
         let clock = VirtualClock()
         let harness = try await NotifierHarness.start(
             contacts: [Fixtures.ana, Fixtures.ben], clock: clock,
@@ -89,7 +99,10 @@ struct DeliveryTests {
         let failed = try await harness.nextReceipts(2)
         #expect(failed.map(\.status) == [.failed, .failed])
         #expect(failed.map(\.attempts) == [3, 3])
-        #expect(failed.allSatisfy { $0.reason?.contains("network") == true && $0.reason?.contains("after 3 attempts") == true })
+        #expect(
+            failed.allSatisfy {
+                $0.reason?.contains("network") == true && $0.reason?.contains("after 3 attempts") == true
+            })
         await harness.stop()
     }
 
@@ -143,9 +156,10 @@ struct DeliveryTests {
         let hooks = try await gateway.stats().hooks
         #expect(hooks.map(\.valid) == [true])  // verified by Python's hmac, not by our code
         #expect(hooks.map(\.escalation) == ["esc-hook"])
-        let body = try WebhookChannel.body(plan: PlanBuilder.plan(
-            for: Fixtures.escalation(), contacts: Fixtures.threeWithOneUndialable, emergency: EmergencyNumber(),
-            now: Fixtures.now, timeZone: TimeZone(identifier: "UTC")!), event: Fixtures.escalation())
+        let body = try WebhookChannel.body(
+            plan: PlanBuilder.plan(
+                for: Fixtures.escalation(), contacts: Fixtures.threeWithOneUndialable, emergency: EmergencyNumber(),
+                now: Fixtures.now, timeZone: TimeZone(identifier: "UTC")!), event: Fixtures.escalation())
         #expect(!String(decoding: body, as: UTF8.self).contains("5125550101"))
         await harness.stop(); await gateway.shutdown()
     }
@@ -158,8 +172,9 @@ struct NotifierServiceTests {
         let harness = try await NotifierHarness.start(
             contacts: [Fixtures.ana, Fixtures.ben], clock: VirtualClock(autoAdvance: true),
             settings: DeliveryTests.settle, channels: { _ in [SMSHTTPChannel(configuration: gateway.configuration)] })
-        try await harness.bus.publish(Topic.contacts(Fixtures.walker).name(),
-                                      payload: SafeWalkJSON.encode(ContactList(contacts: [Fixtures.ben])), retain: true)
+        try await harness.bus.publish(
+            Topic.contacts(Fixtures.walker).name(),
+            payload: SafeWalkJSON.encode(ContactList(contacts: [Fixtures.ben])), retain: true)
         await harness.service.book.waitUntil(Fixtures.walker) { $0 == [Fixtures.ben] }
         try await harness.publish(Fixtures.escalation("esc-after-change"))
         let receipts = try await harness.nextReceipts(1)
@@ -174,10 +189,13 @@ struct NotifierServiceTests {
             channels: { bus in [DeviceChannel(bus: bus, prefix: Fixtures.prefix)] })
         let rejections = try await harness.bus.subscribe(Topic.rejected(.notifier).name(), qos: .atMostOnce)
         try await harness.bus.publish("safewalk/alex/escalation", string: "{\"v\":1,")
-        try await harness.bus.publish("safewalk/alex/escalation",
-                                      payload: SafeWalkJSON.encode(Fixtures.escalation(walker: try WalkerID("mallory"))))
+        try await harness.bus.publish(
+            "safewalk/alex/escalation",
+            payload: SafeWalkJSON.encode(Fixtures.escalation(walker: try WalkerID("mallory"))))
         try await harness.publish(Fixtures.escalation("esc-good"))
-        let reports = try await rejections.first(2).map { try SafeWalkJSON.decoder().decode(Rejection.self, from: $0.payload) }
+        let reports = try await rejections.first(2).map {
+            try SafeWalkJSON.decoder().decode(Rejection.self, from: $0.payload)
+        }
         #expect(reports.map(\.reason) == ["malformed", "walker_mismatch"])
         let receipt = try #require(try await harness.nextReceipts(1).first)
         #expect(receipt.escalationId == "esc-good")

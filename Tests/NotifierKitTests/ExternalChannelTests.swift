@@ -23,8 +23,9 @@ struct ExternalChannelTests {
             var logger = Logger(label: "test.file-channel")
             logger.logLevel = .warning
             let channel = FileAppendChannel(file: file)
-            let subscriber = EscalationSubscriber(name: "file", bus: client, prefix: "safewalk", database: pool,
-                                                  logger: logger, deliver: channel.deliver)
+            let subscriber = EscalationSubscriber(
+                name: "file", bus: client, prefix: "safewalk", database: pool,
+                logger: logger, deliver: channel.deliver)
             let subscription = try await subscriber.subscribe()
             let task = Task { try await subscriber.consume(subscription) }
             try await body(client)
@@ -42,7 +43,9 @@ struct ExternalChannelTests {
             try await publish(Fixtures.escalation("esc-a"))  // duplicate
             try await observer.publish("safewalk/alex/escalation", string: "{broken")
             try await publish(Fixtures.escalation("esc-b"))
-            let got = try await receipts.first(2).map { try SafeWalkJSON.decoder().decode(DeliveryReceipt.self, from: $0.payload) }
+            let got = try await receipts.first(2).map {
+                try SafeWalkJSON.decoder().decode(DeliveryReceipt.self, from: $0.payload)
+            }
             #expect(got.map(\.escalationId) == ["esc-a", "esc-b"])
             #expect(got.allSatisfy { $0.channel == "file" && $0.status == .sent })
         }
@@ -50,7 +53,9 @@ struct ExternalChannelTests {
         try await runChannel { _ in
             try await publish(Fixtures.escalation("esc-a"))
             try await publish(Fixtures.escalation("esc-c"))
-            let got = try await receipts.first(1).map { try SafeWalkJSON.decoder().decode(DeliveryReceipt.self, from: $0.payload) }
+            let got = try await receipts.first(1).map {
+                try SafeWalkJSON.decoder().decode(DeliveryReceipt.self, from: $0.payload)
+            }
             #expect(got.map(\.escalationId) == ["esc-c"])
         }
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")

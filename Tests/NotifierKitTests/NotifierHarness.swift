@@ -32,15 +32,17 @@ struct NotifierHarness {
         logger.logLevel = .warning
         let receipts = try await bus.subscribe(TopicFilter.everyWalker(.delivery).rawValue, qos: .atLeastOnce)
         let alerts = try await bus.subscribe(TopicFilter.everyWalker(.alert).rawValue, qos: .atLeastOnce)
-        try await bus.publish(Topic.contacts(Fixtures.walker).name(),
-                              payload: SafeWalkJSON.encode(ContactList(contacts: contacts)), retain: true)
+        try await bus.publish(
+            Topic.contacts(Fixtures.walker).name(),
+            payload: SafeWalkJSON.encode(ContactList(contacts: contacts)), retain: true)
         let service = try await NotifierService(
             settings: try Fixtures.settings(settings), bus: bus, prefix: Fixtures.prefix, ledger: ledger,
             channels: channels(bus), clock: clock, logger: logger)
         let task = Task { try await service.run() }
         try await withTimeout(5, "contacts read") { await service.book.waitForList(Fixtures.walker) }
-        return NotifierHarness(bus: bus, clock: clock, ledger: ledger, service: service, directory: directory,
-                               task: task, receipts: receipts, alerts: alerts)
+        return NotifierHarness(
+            bus: bus, clock: clock, ledger: ledger, service: service, directory: directory,
+            task: task, receipts: receipts, alerts: alerts)
     }
 
     func publish(_ event: EscalationEvent) async throws {

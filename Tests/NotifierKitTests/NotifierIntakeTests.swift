@@ -35,13 +35,15 @@ struct NotifierIntakeTests {
 
     @Test func contactListsAreAcceptedAndAnEmptyRetainedMessageClearsThem() throws {
         let list = ContactList(contacts: Fixtures.threeWithOneUndialable)
-        #expect(try classify("safewalk/alex/contacts", SafeWalkJSON.encode(list))
+        #expect(
+            try classify("safewalk/alex/contacts", SafeWalkJSON.encode(list))
                 == .success(.contacts(Fixtures.walker, list.contacts)))
         #expect(classify("safewalk/alex/contacts", Data()) == .success(.contacts(Fixtures.walker, nil)))
     }
 
     @Test func oversizedContactListsAreRejectedNotTruncated() throws {
-        let many = ContactList(contacts: (0..<51).map { Contact(id: "c\($0)", name: "n", rawPhone: "5125550\($0 + 100)") })
+        let many = ContactList(
+            contacts: (0..<51).map { Contact(id: "c\($0)", name: "n", rawPhone: "5125550\($0 + 100)") })
         #expect(code(try classify("safewalk/alex/contacts", SafeWalkJSON.encode(many))) == "too_many_contacts")
     }
 }

@@ -14,13 +14,15 @@ struct NotifierProcessTests {
     @Test func killedMidDeliveryAndRestartedItFinishesWithoutDuplicates() async throws {
         let broker = try await MosquittoBroker.start()
         let gateway = try await FakeTwilioGateway()
-        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("notifier-\(UUID().uuidString.prefix(8))")
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "notifier-\(UUID().uuidString.prefix(8))")
         let observer = try await broker.client()
         let status = try await observer.subscribe(Topic.serviceStatus(.notifier).name(), qos: .atLeastOnce)
         let receipts = try await observer.subscribe(TopicFilter.everyWalker(.delivery).rawValue, qos: .atLeastOnce)
         let alerts = try await observer.subscribe(TopicFilter.everyWalker(.alert).rawValue, qos: .atLeastOnce)
         let contacts = ContactList(contacts: [Fixtures.ana, Fixtures.ben, Self.cal])
-        try await observer.publish(Topic.contacts(Fixtures.walker).name(), payload: SafeWalkJSON.encode(contacts), retain: true)
+        try await observer.publish(
+            Topic.contacts(Fixtures.walker).name(), payload: SafeWalkJSON.encode(contacts), retain: true)
         try await gateway.control(hold: ["+442079460958"])  // Ben's request will hang: the crash lands mid-send
 
         let env = gateway.environment.merging([
@@ -35,11 +37,13 @@ struct NotifierProcessTests {
             return process
         }
         func nextReceipt() async throws -> DeliveryReceipt {
-            try SafeWalkJSON.decoder().decode(DeliveryReceipt.self, from: try #require(try await receipts.first(1, within: 15).first).payload)
+            try SafeWalkJSON.decoder().decode(
+                DeliveryReceipt.self, from: try #require(try await receipts.first(1, within: 15).first).payload)
         }
 
         let first = try await startNotifier()
-        try await observer.publish(Topic.escalation(Fixtures.walker).name(), payload: SafeWalkJSON.encode(Fixtures.escalation("esc-kill")))
+        try await observer.publish(
+            Topic.escalation(Fixtures.walker).name(), payload: SafeWalkJSON.encode(Fixtures.escalation("esc-kill")))
         var sent: [String: Int] = [:]
         for _ in 0..<4 {  // device, log, Ana, Cal; Ben is stuck in the gateway
             let receipt = try await nextReceipt()
@@ -63,10 +67,12 @@ struct NotifierProcessTests {
         #expect(ben?.attempts == 2)  // the interrupted attempt and the one that finished it
 
         // The watchdog re-publishes after its own restart: nothing goes again.
-        try await observer.publish(Topic.escalation(Fixtures.walker).name(), payload: SafeWalkJSON.encode(Fixtures.escalation("esc-kill")))
+        try await observer.publish(
+            Topic.escalation(Fixtures.walker).name(), payload: SafeWalkJSON.encode(Fixtures.escalation("esc-kill")))
         let sam = try WalkerID("sam")
-        try await observer.publish(Topic.escalation(sam).name(),
-                                   payload: SafeWalkJSON.encode(Fixtures.escalation("esc-after", walker: sam)))
+        try await observer.publish(
+            Topic.escalation(sam).name(),
+            payload: SafeWalkJSON.encode(Fixtures.escalation("esc-after", walker: sam)))
         var after = try await nextReceipt()
         while after.escalationId != "esc-after" { after = try await nextReceipt() }
         #expect(after.status == .sent)
@@ -85,7 +91,8 @@ struct NotifierProcessTests {
 
     @Test func anEscalationPublishedWhileTheNotifierIsDownIsDeliveredWhenItReturns() async throws {
         let broker = try await MosquittoBroker.start()
-        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("notifier-\(UUID().uuidString.prefix(8))")
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "notifier-\(UUID().uuidString.prefix(8))")
         let observer = try await broker.client()
         let status = try await observer.subscribe(Topic.serviceStatus(.notifier).name(), qos: .atLeastOnce)
         let alerts = try await observer.subscribe(TopicFilter.everyWalker(.alert).rawValue, qos: .atLeastOnce)
@@ -98,13 +105,15 @@ struct NotifierProcessTests {
             return process
         }
         let first = try await startNotifier()  // establishes its persistent session
-        try await observer.publish(Topic.escalation(Fixtures.walker).name(),
-                                   payload: SafeWalkJSON.encode(Fixtures.escalation("esc-probe")))
+        try await observer.publish(
+            Topic.escalation(Fixtures.walker).name(),
+            payload: SafeWalkJSON.encode(Fixtures.escalation("esc-probe")))
         #expect(try await alerts.first(1).count == 1)  // it is listening and its session holds the subscription
         first.signal(SIGTERM)
         #expect(try await first.waitForExit(within: 10) == 0)
-        try await observer.publish(Topic.escalation(Fixtures.walker).name(),
-                                   payload: SafeWalkJSON.encode(Fixtures.escalation("esc-while-down")))
+        try await observer.publish(
+            Topic.escalation(Fixtures.walker).name(),
+            payload: SafeWalkJSON.encode(Fixtures.escalation("esc-while-down")))
         let second = try await startNotifier()
         // The broker hands the queued escalation over right after CONNACK, before the notifier has
         // subscribed again; the client holds such messages for the first matching subscription.

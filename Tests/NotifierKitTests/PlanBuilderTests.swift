@@ -7,8 +7,10 @@ import Testing
 struct PlanBuilderTests {
     let utc = TimeZone(identifier: "UTC")!
 
-    func plan(_ event: EscalationEvent = Fixtures.escalation(), contacts: [Contact] = Fixtures.threeWithOneUndialable,
-              emergency: EmergencyNumber = EmergencyNumber()) -> DeliveryPlan {
+    func plan(
+        _ event: EscalationEvent = Fixtures.escalation(), contacts: [Contact] = Fixtures.threeWithOneUndialable,
+        emergency: EmergencyNumber = EmergencyNumber()
+    ) -> DeliveryPlan {
         PlanBuilder.plan(for: event, contacts: contacts, emergency: emergency, now: Fixtures.now, timeZone: utc)
     }
 
@@ -61,8 +63,10 @@ struct PlanBuilderTests {
         #expect(plan.message.contains("keep an eye"))
     }
 
-    @Test(arguments: [(EscalationReason.panic, EscalationLevel.red), (.noReply, .amber), (.noMovement, .amber),
-                      (.walkOverdue, .amber), (.trackerOffline, .amber), (.needHelp, .red)])
+    @Test(arguments: [
+        (EscalationReason.panic, EscalationLevel.red), (.noReply, .amber), (.noMovement, .amber),
+        (.walkOverdue, .amber), (.trackerOffline, .amber), (.needHelp, .red),
+    ])
     func redAndEveryOtherReasonIsHelpNow(reason: EscalationReason, level: EscalationLevel) {
         let plan = plan(Fixtures.escalation(reason: reason, level: level))
         #expect(plan.urgency == .helpNow)
@@ -88,8 +92,9 @@ struct PlanBuilderTests {
 struct LogChannelTests {
     @Test func theLogLineHoldsMaskedNumbersAndNoPosition() {
         let event = Fixtures.escalation()
-        let plan = PlanBuilder.plan(for: event, contacts: Fixtures.threeWithOneUndialable, emergency: EmergencyNumber(),
-                                    now: Fixtures.now, timeZone: TimeZone(identifier: "UTC")!)
+        let plan = PlanBuilder.plan(
+            for: event, contacts: Fixtures.threeWithOneUndialable, emergency: EmergencyNumber(),
+            now: Fixtures.now, timeZone: TimeZone(identifier: "UTC")!)
         let line = "\(LogChannel.metadata(plan: plan, event: event))"
         #expect(line.contains("+*******0101"))
         #expect(line.contains("containsLetters"))

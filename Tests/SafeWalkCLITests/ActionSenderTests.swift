@@ -2,8 +2,8 @@ import Foundation
 import SafeWalkCore
 import SafeWalkMQTT
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import SafeWalkCLI
 
@@ -18,8 +18,10 @@ import TestSupport
         func record(_ event: SimulationEvent) { list.withLock { $0.append(event) } }
     }
 
-    func sender(_ bus: InMemoryMessageBus, _ events: Events, _ policy: ActionRepeat,
-                clock: any SimulationClock = SystemSimulationClock()) async throws -> (
+    func sender(
+        _ bus: InMemoryMessageBus, _ events: Events, _ policy: ActionRepeat,
+        clock: any SimulationClock = SystemSimulationClock()
+    ) async throws -> (
         ActionSender, ActionAnswers
     ) {
         let answers = ActionAnswers()
@@ -36,8 +38,9 @@ import TestSupport
         let events = Events()
         // Nobody answers: a clock that moves on by each wait makes the whole schedule run at once,
         // the same on a loaded machine as on an idle one.
-        let (sender, answers) = try await sender(bus, events, ActionRepeat(every: 0.05, giveUpAfter: 1.5),
-                                                 clock: EpochClock(now: 1_000, autoAdvance: true))
+        let (sender, answers) = try await sender(
+            bus, events, ActionRepeat(every: 0.05, giveUpAfter: 1.5),
+            clock: EpochClock(now: 1_000, autoAdvance: true))
         defer { answers.stop() }
         let action = Action(id: "n1", kind: .needHelp, note: "Someone is following me")
         #expect(try await sender.send(action) == nil)

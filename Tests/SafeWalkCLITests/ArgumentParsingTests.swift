@@ -1,11 +1,15 @@
 import ArgumentParser
 import Testing
+
 @testable import SafeWalkCLI
 
 @Suite struct ArgumentParsingTests {
     @Test func simulateParsesWalkerSilenceAndWalk() throws {
         let command = try SafeWalkCommand.parseAsRoot(
-            ["simulate", "--walker", "alice", "--go-silent-after", "30s", "--destination", "Library", "--minutes", "12"])
+            [
+                "simulate", "--walker", "alice", "--go-silent-after", "30s", "--destination", "Library", "--minutes",
+                "12",
+            ])
         let simulate = try #require(command as? SimulateCommand)
         #expect(simulate.walker == "alice")
         #expect(simulate.goSilentAfter == DurationValue(seconds: 30))
@@ -42,8 +46,10 @@ import Testing
     }
 
     @Test func contactAddTakesWalkerNameAndPhone() throws {
-        let add = try #require(try SafeWalkCommand.parseAsRoot(
-            ["contact", "add", "alice", "Mom", "512 555 0100", "--port", "2883", "--timeout", "2"]) as? ContactAddCommand)
+        let add = try #require(
+            try SafeWalkCommand.parseAsRoot(
+                ["contact", "add", "alice", "Mom", "512 555 0100", "--port", "2883", "--timeout", "2"])
+                as? ContactAddCommand)
         #expect(add.walker == "alice")
         #expect(add.name == "Mom")
         #expect(add.phone == "512 555 0100")
@@ -56,16 +62,20 @@ import Testing
     @Test func userAddAppliesTheScriptsRules() throws {
         #expect(try SafeWalkCommand.parseAsRoot(["user", "add", "alice"]) is UserAddCommand)
         #expect(try SafeWalkCommand.parseAsRoot(["user", "add", "watchdog", "--service"]) is UserAddCommand)
-        for bad in [["user", "add", "watchdog"], ["user", "add", "alice", "--service"], ["user", "add", "_rejected"],
-                    ["user", "add", "a+b"], ["user", "add", String(repeating: "a", count: 65)]] {
+        for bad in [
+            ["user", "add", "watchdog"], ["user", "add", "alice", "--service"], ["user", "add", "_rejected"],
+            ["user", "add", "a+b"], ["user", "add", String(repeating: "a", count: 65)],
+        ] {
             #expect(throws: (any Error).self, "\(bad)") { try SafeWalkCommand.parseAsRoot(bad) }
         }
     }
 
     @Test func everyCommandHasHelpThatExplainsIt() {
-        let commands: [any ParsableCommand.Type] = [SafeWalkCommand.self, UpCommand.self, SimulateCommand.self,
+        let commands: [any ParsableCommand.Type] = [
+            SafeWalkCommand.self, UpCommand.self, SimulateCommand.self,
             WatchCommand.self, UserCommand.self, UserAddCommand.self, ContactCommand.self, ContactAddCommand.self,
-            ContactListCommand.self]
+            ContactListCommand.self,
+        ]
         for command in commands {
             let help = SafeWalkCommand.helpMessage(for: command, columns: 200)
             #expect(help.contains("OVERVIEW:") && help.contains("-h, --help"), "\(command)")
@@ -79,12 +89,19 @@ import Testing
     @Test func optionsFallBackToTheEnvironmentThenDefaults() throws {
         let none = try SafeWalkCommand.parseAsRoot(["watch"]) as! WatchCommand
         #expect(try none.broker.settings(environment: [:]) == BrokerSettings(host: "127.0.0.1", port: 1883))
-        let env = ["SAFEWALK_MQTT_HOST": "broker", "SAFEWALK_MQTT_PORT": "8883", "SAFEWALK_MQTT_USERNAME": "operator",
-                   "SAFEWALK_MQTT_PASSWORD": "pw", "SAFEWALK_TOPIC_PREFIX": "test"]
-        #expect(try none.broker.settings(environment: env) == BrokerSettings(
-            host: "broker", port: 8883, username: "operator", password: "pw", prefix: "test"))
-        let explicit = try SafeWalkCommand.parseAsRoot(["watch", "--host", "h", "--port", "1999", "--username", "u",
-                                                        "--connect-timeout", "2s"]) as! WatchCommand
+        let env = [
+            "SAFEWALK_MQTT_HOST": "broker", "SAFEWALK_MQTT_PORT": "8883", "SAFEWALK_MQTT_USERNAME": "operator",
+            "SAFEWALK_MQTT_PASSWORD": "pw", "SAFEWALK_TOPIC_PREFIX": "test",
+        ]
+        #expect(
+            try none.broker.settings(environment: env)
+                == BrokerSettings(
+                    host: "broker", port: 8883, username: "operator", password: "pw", prefix: "test"))
+        let explicit =
+            try SafeWalkCommand.parseAsRoot([
+                "watch", "--host", "h", "--port", "1999", "--username", "u",
+                "--connect-timeout", "2s",
+            ]) as! WatchCommand
         let settings = try explicit.broker.settings(environment: env)
         #expect(settings.host == "h")
         #expect(settings.port == 1999)
@@ -99,6 +116,8 @@ import Testing
             try watch.broker.settings(environment: ["SAFEWALK_MQTT_PORT": "x"])
         }
         #expect(throws: CLIError.self) { try watch.broker.settings(environment: ["SAFEWALK_MQTT_PASSWORD": "pw"]) }
-        #expect(try watch.broker.settings(environment: ["SAFEWALK_MQTT_PASSWORD": "pw"], defaultUsername: "alice").username == "alice")
+        #expect(
+            try watch.broker.settings(environment: ["SAFEWALK_MQTT_PASSWORD": "pw"], defaultUsername: "alice").username
+                == "alice")
     }
 }

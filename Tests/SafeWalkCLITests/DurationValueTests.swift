@@ -1,8 +1,11 @@
 import Testing
+
 @testable import SafeWalkCLI
 
 @Suite struct DurationValueTests {
-    @Test(arguments: [("30s", 30.0), ("2m", 120), ("1.5", 1.5), ("1h", 3600), ("500ms", 0.5), ("0", 0), (" 20S ", 20), ("0.25m", 15)])
+    @Test(arguments: [
+        ("30s", 30.0), ("2m", 120), ("1.5", 1.5), ("1h", 3600), ("500ms", 0.5), ("0", 0), (" 20S ", 20), ("0.25m", 15),
+    ])
     func acceptsSecondsMinutesHoursAndBareNumbers(text: String, seconds: Double) {
         #expect(DurationValue(argument: text)?.seconds == seconds)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SafeWalkCore
 import Testing
+
 @testable import SafeWalkCLI
 
 @Suite struct WalkPathTests {
@@ -19,7 +20,8 @@ import Testing
     }
 
     @Test func randomWalkActuallyWandersAndRepeatsForASeed() {
-        var a = RandomWalk(seed: 7), b = RandomWalk(seed: 7)
+        var a = RandomWalk(seed: 7)
+        var b = RandomWalk(seed: 7)
         let pathA = (0..<300).map { _ in a.next() }
         #expect(pathA == (0..<300).map { _ in b.next() })
         let farthest = pathA.map { Geo.distance(RandomWalk.utAustin, $0) }.max() ?? 0
@@ -46,13 +48,16 @@ import Testing
     }
 
     @Test func routeFilesInJSONAndCSV() throws {
-        let json = try RouteFile.parse(#"[{"lat": 30.2849, "lon": -97.7341, "note": "Tower"}, {"lat": 30.2862, "lon": -97.7394}]"#)
+        let json = try RouteFile.parse(
+            #"[{"lat": 30.2849, "lon": -97.7341, "note": "Tower"}, {"lat": 30.2862, "lon": -97.7394}]"#)
         #expect(json == [Coordinate(lat: 30.2849, lon: -97.7341), Coordinate(lat: 30.2862, lon: -97.7394)])
         let csv = try RouteFile.parse("# UT Tower to PCL\nlat,lon\n30.2849, -97.7341\n\n30.2827,-97.7382\n")
         #expect(csv == [Coordinate(lat: 30.2849, lon: -97.7341), Coordinate(lat: 30.2827, lon: -97.7382)])
     }
 
-    @Test(arguments: ["", "30.1,-97.1", "[{\"lat\": 1}]", "30.1,-97.1\n30.1,-97.1", "30,-97\n91,0", "30,-97\nnorth,east", "{}"])
+    @Test(arguments: [
+        "", "30.1,-97.1", "[{\"lat\": 1}]", "30.1,-97.1\n30.1,-97.1", "30,-97\n91,0", "30,-97\nnorth,east", "{}",
+    ])
     func badRouteFilesAreRefusedWithAReason(text: String) {
         #expect(throws: CLIError.self) { try RouteFile.parse(text) }
     }

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import SafeWalkCore
+import Testing
 
 /// Holds `docs/CONTRACT.md` to the code, so the document cannot drift from it in either
 /// direction: every row of its topic table must be a topic ``Topic`` builds and parses, every
@@ -41,7 +40,8 @@ import SafeWalkCore
 
     /// The topic name a pattern stands for under `prefix`, with the sample names filled in.
     static func expand(_ pattern: String, prefix: String = Topic.defaultPrefix) -> String {
-        let name = pattern
+        let name =
+            pattern
             .replacingOccurrences(of: "{w}", with: sampleWalker.rawValue)
             .replacingOccurrences(of: "{user}", with: sampleWalker.rawValue)
             .replacingOccurrences(of: "{device}", with: sampleDevice.rawValue)
@@ -88,7 +88,8 @@ import SafeWalkCore
     }
 
     @Test func theSampleTopicsCoverEveryKind() {
-        #expect(Self.sampleTopics.map(\.kind).sorted { $0.rawValue < $1.rawValue }
+        #expect(
+            Self.sampleTopics.map(\.kind).sorted { $0.rawValue < $1.rawValue }
                 == TopicKind.allCases.sorted { $0.rawValue < $1.rawValue })
     }
 
@@ -160,10 +161,14 @@ import SafeWalkCore
         var examples = 0
         for line in try Self.document().split(separator: "\n") {
             if line.hasPrefix("#") {
-                kind = line.hasPrefix("### `") ? Self.code(String(line)).flatMap { Topic.parse(Self.expand($0))?.kind } : nil
+                kind =
+                    line.hasPrefix("### `")
+                    ? Self.code(String(line)).flatMap { Topic.parse(Self.expand($0))?.kind } : nil
             } else if line.hasPrefix("```") {
                 fence = fence == nil ? String(line.dropFirst(3)) : nil
-            } else if let fence, let kind, fence == "json" || (fence == "text" && [.presence, .serviceStatus].contains(kind)) {
+            } else if let fence, let kind,
+                fence == "json" || (fence == "text" && [.presence, .serviceStatus].contains(kind))
+            {
                 examples += 1
                 do {
                     try Self.read(Data(line.utf8), as: kind)

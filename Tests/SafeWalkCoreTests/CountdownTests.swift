@@ -1,6 +1,5 @@
-import Testing
-
 import SafeWalkCore
+import Testing
 
 @Suite struct CountdownTests {
     @Test func formatsMinutesAndSeconds() {

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import SafeWalkCore
+import Testing
 
 /// No cry for help is lost: every malformed way a device might ask for help is still help, and
 /// nothing that merely looks like help is.
@@ -101,8 +100,10 @@ import SafeWalkCore
     }
 
     @Test func whatWasWrongIsReportedAndWhatIsGoodIsKept() throws {
-        let cry = try #require(CryForHelp.read(Data(#"{"action":"panic","id":"p9","note":"Near the bus stop"}"#.utf8),
-                                               on: .action))
+        let cry = try #require(
+            CryForHelp.read(
+                Data(#"{"action":"panic","id":"p9","note":"Near the bus stop"}"#.utf8),
+                on: .action))
         #expect(cry.kind == .panic(.red))
         #expect(cry.id == "p9")
         #expect(cry.note == "Near the bus stop")
@@ -113,8 +114,10 @@ import SafeWalkCore
 
     @Test func aBadNoteIsDroppedNeverTheCry() throws {
         let long = String(repeating: "é", count: 141)
-        let cry = try #require(CryForHelp.read(Data(#"{"v":1,"action":"needHelp","id":"a","note":"\#(long)"}"#.utf8),
-                                               on: .action))
+        let cry = try #require(
+            CryForHelp.read(
+                Data(#"{"v":1,"action":"needHelp","id":"a","note":"\#(long)"}"#.utf8),
+                on: .action))
         #expect(cry.note == nil)
         #expect(cry.warnings == ["invalid_note"])
         #expect(CryForHelp.usableNote(String(repeating: "é", count: 140)) != nil)

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import SafeWalkCore
+import Testing
 
 @Suite struct EscalationLinksTests {
     @Test func telLinksUseTheNormalisedNumber() {

@@ -1,6 +1,5 @@
-import Testing
-
 import SafeWalkCore
+import Testing
 
 @Suite struct EscalationRulesTests {
     /// Watched since t0 and answering check-ins far ahead: only the rule under test can fire.

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import SafeWalkCore
+import Testing
 
 @Suite struct FixDecoderTests {
     /// An OwnTracks iOS location, as in the booklet, with the fields we do not use.

@@ -1,6 +1,5 @@
-import Testing
-
 import SafeWalkCore
+import Testing
 
 @Suite struct FixValidatorTests {
     func rejection(_ fix: LocationFix, now: EpochSeconds = t0, policy: FixPolicy = FixPolicy()) -> FixRejection? {

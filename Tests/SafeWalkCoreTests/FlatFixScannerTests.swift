@@ -25,20 +25,20 @@ import Testing
     }
 
     @Test(arguments: [
-        #"{"lat":1,"lon":2,"tst":3}"#,                                   // no v, no _type
-        #"{"v":2,"lat":1,"lon":2,"tst":3}"#,                             // wrong version
-        #"{"v":1.0,"lat":1,"lon":2,"tst":3}"#,                           // v spelled unusually
-        #"{"_type":"lwt","tst":3}"#,                                     // ignored type
-        #"{"v":1,"lat":1,"lat":5,"lon":2,"tst":3}"#,                     // duplicated field
-        #"{"v":1,"lat":1e400,"lon":2,"tst":3}"#,                         // not a finite Double
-        #"{"v":1,"lat":null,"lon":2,"tst":3}"#,                          // null
-        #"{"v":1,"lat":"1","lon":2,"tst":3}"#,                           // string for a number
-        #"{"v":1,"l\u0061t":1,"lon":2,"tst":3}"#,                        // escaped key
-        #"{"v":1,"lat":1,"lon":2,"tst":3,"tid":"é"}"#,                   // non-ASCII string
-        #"{"v":1,"lat":01,"lon":2,"tst":3}"#,                            // not JSON
-        #"{"v":1,"lat":1,"lon":2,"tst":3} x"#,                           // trailing garbage
-        "\u{FEFF}{\"v\":1,\"lat\":1,\"lon\":2,\"tst\":3}",               // byte order mark
-        #"{"v":1,"lat":1,"lon":2,"tst":3,"deep":[[[[[[[[[[1]]]]]]]]]]}"#, // nesting
+        #"{"lat":1,"lon":2,"tst":3}"#,  // no v, no _type
+        #"{"v":2,"lat":1,"lon":2,"tst":3}"#,  // wrong version
+        #"{"v":1.0,"lat":1,"lon":2,"tst":3}"#,  // v spelled unusually
+        #"{"_type":"lwt","tst":3}"#,  // ignored type
+        #"{"v":1,"lat":1,"lat":5,"lon":2,"tst":3}"#,  // duplicated field
+        #"{"v":1,"lat":1e400,"lon":2,"tst":3}"#,  // not a finite Double
+        #"{"v":1,"lat":null,"lon":2,"tst":3}"#,  // null
+        #"{"v":1,"lat":"1","lon":2,"tst":3}"#,  // string for a number
+        #"{"v":1,"l\u0061t":1,"lon":2,"tst":3}"#,  // escaped key
+        #"{"v":1,"lat":1,"lon":2,"tst":3,"tid":"é"}"#,  // non-ASCII string
+        #"{"v":1,"lat":01,"lon":2,"tst":3}"#,  // not JSON
+        #"{"v":1,"lat":1,"lon":2,"tst":3} x"#,  // trailing garbage
+        "\u{FEFF}{\"v\":1,\"lat\":1,\"lon\":2,\"tst\":3}",  // byte order mark
+        #"{"v":1,"lat":1,"lon":2,"tst":3,"deep":[[[[[[[[[[1]]]]]]]]]]}"#,  // nesting
     ])
     func declinesWhatItDoesNotFullyUnderstand(_ text: String) {
         #expect(scan(Data(text.utf8)) == nil)

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import SafeWalkCore
+import Testing
 
 /// UTF-8 bytes of a JSON literal.
 func json(_ text: String) -> Data { Data(text.utf8) }

@@ -1,6 +1,5 @@
-import Testing
-
 import SafeWalkCore
+import Testing
 
 @Suite struct MovementTests {
     let rule = MovementRule()

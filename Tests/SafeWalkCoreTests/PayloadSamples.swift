@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import SafeWalkCore
+import Testing
 
 /// Wire checks that every payload type must pass, behind one existential so a single
 /// parameterised test can run them over all types.

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import SafeWalkCore
+import Testing
 
 @Suite struct PayloadVersionTests {
     @Test(arguments: PayloadSample.allCases)
@@ -56,7 +55,8 @@ import SafeWalkCore
     }
 
     @Test func nestedFieldErrorsNameTheirPath() {
-        let text = #"{"v":1,"id":"e","walker":"w","reason":"panic","level":"red","at":1,"#
+        let text =
+            #"{"v":1,"id":"e","walker":"w","reason":"panic","level":"red","at":1,"#
             + #""lastFix":{"lat":1,"lon":2,"tst":3},"walk":null}"#
         // An absent `acc` is fine (unknown accuracy); an absent `lat` is not.
         #expect(decodeError(EscalationEvent.self, json(text)) == nil)

@@ -1,6 +1,5 @@
-import Testing
-
 import SafeWalkCore
+import Testing
 
 /// One of every topic, with the string docs/CONTRACT.md gives it under the default prefix.
 let everyTopic: [(Topic, String)] = [

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import SafeWalkCore
+import Testing
 
 @Suite struct WalkerIDTests {
     @Test func acceptsLettersDigitsUnderscoreAndDash() throws {

@@ -52,7 +52,9 @@ import Testing
     static func readers(of variable: String) throws -> [String] {
         func mentions(_ directory: String) throws -> Bool {
             let base = root.appendingPathComponent(directory)
-            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return false }
+            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else {
+                return false
+            }
             for case let file as URL in walker where file.pathExtension == "swift" {
                 if try String(contentsOf: file, encoding: .utf8).contains("\"\(variable)\"") { return true }
             }
@@ -85,7 +87,9 @@ import Testing
     @Test func theReadmeListsAreFoundAndNameEveryService() throws {
         let (shared, perService) = try Self.readme()
         #expect(shared.count >= 20, "README.md's shared variable table not found or shrunk: \(shared)")
-        #expect(Set(perService.keys) == Set(Self.services), "README.md's service-specific list names \(perService.keys.sorted())")
+        #expect(
+            Set(perService.keys) == Set(Self.services),
+            "README.md's service-specific list names \(perService.keys.sorted())")
         #expect(try Self.readers(of: "GEMINI_API_KEY") == ["companion-chat"])
         #expect(try Self.readers(of: "SAFEWALK_LOG_LEVEL") == Self.services)
     }
@@ -96,9 +100,12 @@ import Testing
         for (service, variables) in try Self.documented().sorted(by: { $0.key < $1.key }) {
             let passed = Self.environment(of: service, in: compose)
             #expect(!passed.isEmpty, "compose/docker-compose.yml has no environment for \(service)")
-            missing += variables.subtracting(Self.notPassed).subtracting(passed.keys).sorted().map { "\(service): \($0)" }
+            missing += variables.subtracting(Self.notPassed).subtracting(passed.keys).sorted().map {
+                "\(service): \($0)"
+            }
         }
-        #expect(missing.isEmpty, "README.md documents these, but compose/docker-compose.yml does not pass them: \(missing)")
+        #expect(
+            missing.isEmpty, "README.md documents these, but compose/docker-compose.yml does not pass them: \(missing)")
     }
 
     @Test func composePassesNoVariableTheReadmeDoesNotDocumentForThatService() throws {
@@ -109,7 +116,9 @@ import Testing
             let passed = Self.environment(of: service, in: compose).keys.filter { !Self.variables(in: $0).isEmpty }
             extra += passed.filter { !documented[service]!.contains($0) }.sorted().map { "\(service): \($0)" }
         }
-        #expect(extra.isEmpty, "compose/docker-compose.yml passes these, but README.md does not document them for that service: \(extra)")
+        #expect(
+            extra.isEmpty,
+            "compose/docker-compose.yml passes these, but README.md does not document them for that service: \(extra)")
     }
 
     /// Every `${VARIABLE}` compose reads is in the example file an operator copies, and the
@@ -121,7 +130,9 @@ import Testing
             .filter { !$0.hasPrefix("#") }
             .compactMap { line in line.firstMatch(of: /^([A-Z0-9_]+)=/).map { String($0.output.1) } }
         #expect(read.subtracting(example).isEmpty, "compose/.env.example lacks \(read.subtracting(example).sorted())")
-        #expect(Set(example).subtracting(read).isEmpty, "compose ignores \(Set(example).subtracting(read).sorted()) from compose/.env.example")
+        #expect(
+            Set(example).subtracting(read).isEmpty,
+            "compose ignores \(Set(example).subtracting(read).sorted()) from compose/.env.example")
     }
 
     /// Beyond the host only MQTT over TLS: the broker alone publishes ports, plain MQTT (1883)
@@ -137,13 +148,15 @@ import Testing
             if mapping.hasSuffix(":1883") {
                 #expect(mapping.hasPrefix("127.0.0.1:"), "plain MQTT is published beyond the host: \(mapping)")
             } else {
-                #expect(mapping.hasSuffix(":8883"), "the broker publishes something other than MQTT over TLS: \(mapping)")
+                #expect(
+                    mapping.hasSuffix(":8883"), "the broker publishes something other than MQTT over TLS: \(mapping)")
             }
         }
     }
 
     @Test func theParserResolvesAnchorsAndMerges() throws {
-        let node = try MiniYAML.parse("""
+        let node = try MiniYAML.parse(
+            """
             x-env: &env
               A: "1"   # comment
               B: two
@@ -236,7 +249,10 @@ enum MiniYAML {
             if lines[index].text.hasPrefix("- ") || lines[index].text == "-" {
                 var items: [Node] = []
                 while index < lines.count, lines[index].indent == indent, lines[index].text.hasPrefix("-") {
-                    items.append(.scalar(MiniYAML.unquote(String(lines[index].text.dropFirst()).trimmingCharacters(in: .whitespaces))))
+                    items.append(
+                        .scalar(
+                            MiniYAML.unquote(String(lines[index].text.dropFirst()).trimmingCharacters(in: .whitespaces))
+                        ))
                     index += 1
                     if index < lines.count, lines[index].indent > indent { _ = try block(indent: lines[index].indent) }
                 }
@@ -246,7 +262,9 @@ enum MiniYAML {
             var merged: [String: Node] = [:]
             while index < lines.count, lines[index].indent == indent {
                 let line = lines[index].text
-                guard let colon = line.firstRange(of: ": ") ?? (line.hasSuffix(":") ? line.index(before: line.endIndex)..<line.endIndex : nil)
+                guard
+                    let colon = line.firstRange(of: ": ")
+                        ?? (line.hasSuffix(":") ? line.index(before: line.endIndex)..<line.endIndex : nil)
                 else { throw ParseError(description: "not a mapping entry: \(line)") }
                 let key = MiniYAML.unquote(String(line[..<colon.lowerBound]))
                 let value = line[colon.upperBound...].trimmingCharacters(in: .whitespaces)
@@ -260,7 +278,9 @@ enum MiniYAML {
                     }
                     if value.hasPrefix("&") { anchors[String(value.dropFirst())] = node }
                 } else if value.hasPrefix("*") {
-                    guard let target = anchors[String(value.dropFirst())] else { throw ParseError(description: "unknown alias \(value)") }
+                    guard let target = anchors[String(value.dropFirst())] else {
+                        throw ParseError(description: "unknown alias \(value)")
+                    }
                     node = target
                 } else {
                     node = .scalar(MiniYAML.unquote(value))

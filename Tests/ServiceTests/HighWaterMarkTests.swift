@@ -18,7 +18,9 @@ struct HighWaterMarkTests {
         func didConnect(sessionPresent: Bool) {}
         func didLoseConnection() {}
         func didSubscribe(filter: String) { marks.withLock { $0[filter, default: []].append(0) } }
-        func highWaterMarkRose(filter: String, to depth: Int) { marks.withLock { $0[filter, default: []].append(depth) } }
+        func highWaterMarkRose(filter: String, to depth: Int) {
+            marks.withLock { $0[filter, default: []].append(depth) }
+        }
         func seen(_ filter: String) -> [Int] { marks.withLock { $0[filter] ?? [] } }
     }
 

@@ -39,7 +39,8 @@ struct MetricsEndpointTests {
         let contactsAdd = TopicFilter.everyWalker(.contactsAdd, prefix: "safewalk").rawValue
         #expect(
             metrics.contains(
-                #"safewalk_mqtt_subscription_buffer_high_water_mark{service="contacts-store",filter="\#(contactsAdd)"} 0"#),
+                #"safewalk_mqtt_subscription_buffer_high_water_mark{service="contacts-store",filter="\#(contactsAdd)"} 0"#
+            ),
             "\(metrics)")
         let (missingCode, _) = try await get(base.appendingPathComponent("nothing-here"))
         #expect(missingCode == 404)

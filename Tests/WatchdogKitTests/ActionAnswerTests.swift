@@ -1,8 +1,8 @@
 import Foundation
 import SafeWalkCore
 import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
 import WatchdogKit
 
 /// The real ``WatchdogService`` (in-memory bus, real SQLite, real PBKDF2): every action is
@@ -33,8 +33,11 @@ import WatchdogKit
         let escalation = try await escalations.first(1)[0].decoded(EscalationEvent.self)
         #expect(escalation.reason == .panic && escalation.level == .red && escalation.note == nil)
         let answer = try await answers.first(1)[0].decoded(ActionResult.self)
-        #expect(answer == ActionResult(id: "p1", ok: true,
-                                       warnings: ["missing_version", "missing_level", "invalid_note"]))
+        #expect(
+            answer
+                == ActionResult(
+                    id: "p1", ok: true,
+                    warnings: ["missing_version", "missing_level", "invalid_note"]))
         await h.cleanUp()
     }
 
@@ -45,15 +48,18 @@ import WatchdogKit
         try await h.bus.publish("safewalk/alice/action", payload: Data(#"{"v":1,"action":"teleport","id":"t1"}"#.utf8))
         try await h.bus.publish("safewalk/bob/reply", payload: Data(#"{"v":1,"text":"  ","tst":1}"#.utf8))
         let answers = try await refusals.first(3)
-        #expect(answers.map(\.topic) == ["safewalk/alice/rejected", "safewalk/alice/rejected", "safewalk/bob/rejected"])
+        #expect(
+            answers.map(\.topic) == ["safewalk/alice/rejected", "safewalk/alice/rejected", "safewalk/bob/rejected"])
         let decoded = try answers.map { try $0.decoded(InputRefusal.self) }
-        #expect(decoded == [
-            InputRefusal(kind: .action, reason: "missing_field"),
-            InputRefusal(kind: .action, reason: "invalid_value", id: "t1"),
-            InputRefusal(kind: .reply, reason: "empty_text"),
-        ])
-        #expect(answers.allSatisfy { !String(decoding: $0.payload, as: UTF8.self).contains("teleport") },
-                "never the payload")
+        #expect(
+            decoded == [
+                InputRefusal(kind: .action, reason: "missing_field"),
+                InputRefusal(kind: .action, reason: "invalid_value", id: "t1"),
+                InputRefusal(kind: .reply, reason: "empty_text"),
+            ])
+        #expect(
+            answers.allSatisfy { !String(decoding: $0.payload, as: UTF8.self).contains("teleport") },
+            "never the payload")
         await h.cleanUp()
     }
 
@@ -65,8 +71,10 @@ import WatchdogKit
         let escalations = try await h.bus.subscribe("safewalk/+/escalation", qos: .atLeastOnce)
         let prompts = try await h.bus.subscribe("safewalk/+/prompt", qos: .atLeastOnce)
         for walker in ["alice", "bob"] {
-            try await h.send(.action(try WalkerID(walker)), Action(
-                id: "pins", kind: .setPins(PINChange(cancel: PIN("2468")!, duress: PIN("1357")!))))
+            try await h.send(
+                .action(try WalkerID(walker)),
+                Action(
+                    id: "pins", kind: .setPins(PINChange(cancel: PIN("2468")!, duress: PIN("1357")!))))
             try await h.act(walker, .start, id: "start")
         }
         #expect(try await answers.first(4).allSatisfy { (try? $0.decoded(ActionResult.self).ok) == true })
@@ -86,7 +94,9 @@ import WatchdogKit
             h.bus.published.dropFirst(before)
                 .filter { $0.topic.hasPrefix("safewalk/\(walker)/") }
                 .filter { !$0.topic.hasSuffix("/escalation") && !$0.topic.hasSuffix("/action") }
-                .map { "\($0.topic.dropFirst("safewalk/\(walker)/".count)) \(String(decoding: $0.payload, as: UTF8.self))" }
+                .map {
+                    "\($0.topic.dropFirst("safewalk/\(walker)/".count)) \(String(decoding: $0.payload, as: UTF8.self))"
+                }
                 .map { $0.replacingOccurrences(of: #""id":"[0-9a-f-]{36}""#, with: "ID", options: .regularExpression) }
         }
         try await eventually("both devices' statuses are out") {

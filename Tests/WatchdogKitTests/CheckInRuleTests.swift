@@ -8,10 +8,11 @@ import WatchdogKit
     @Test func startPublishesAWatchedSafeStatusWithTheNextCheckIn() {
         var h = MachineHarness()
         let actions = h.act(.start, at: 1_000, id: "s1")
-        #expect(actions == [
-            .answer(ActionResult(id: "s1", ok: true)),
-            .publishStatus(WatchStatus(state: .safe, watching: true, since: 1_000, nextCheckInAt: 1_060)),
-        ])
+        #expect(
+            actions == [
+                .answer(ActionResult(id: "s1", ok: true)),
+                .publishStatus(WatchStatus(state: .safe, watching: true, since: 1_000, nextCheckInAt: 1_060)),
+            ])
     }
 
     @Test func thePromptComesExactlyAtTheCheckInIntervalNotBefore() {
@@ -109,8 +110,9 @@ import WatchdogKit
         h.act(.imSafe, at: 1_010)
         let statusesBefore = h.statuses.count
         let again = h.act(.imSafe, at: 1_010)
-        #expect(again.allSatisfy { if case .answer = $0 { true } else { false } },
-                "the same imSafe at the same instant changes nothing but is answered")
+        #expect(
+            again.allSatisfy { if case .answer = $0 { true } else { false } },
+            "the same imSafe at the same instant changes nothing but is answered")
         #expect(h.statuses.count == statusesBefore)
         h.act(.imSafe, at: 1_020)
         #expect(h.statuses.last?.nextCheckInAt == 1_080)

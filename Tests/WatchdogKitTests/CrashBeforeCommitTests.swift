@@ -1,8 +1,8 @@
 import Foundation
 import SafeWalkCore
 import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
 
 /// The window acknowledged actions close: the broker has delivered a `needHelp` (and the client
 /// library has acknowledged it), but the watchdog dies before its commit. The device repeats the
@@ -23,9 +23,10 @@ import TestSupport
                 print("locked", flush=True)
                 time.sleep(60)
                 """
-            process = try ChildProcess("/usr/bin/env", ["python3", "-c", script, path],
-                                       environment: ProcessInfo.processInfo.environment,
-                                       logFile: URL(fileURLWithPath: path + ".lock.log"))
+            process = try ChildProcess(
+                "/usr/bin/env", ["python3", "-c", script, path],
+                environment: ProcessInfo.processInfo.environment,
+                logFile: URL(fileURLWithPath: path + ".lock.log"))
             try await eventually("the write lock is held") { self.process.output.contains("locked") }
         }
 

@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
 import SafeWalkCore
 import SafeWalkMQTT
-import Testing
+import Synchronization
 import TestSupport
+import Testing
 
 /// The real `watchdog` executable, a real Mosquitto and real SQLite, thresholds shortened by
 /// configuration. "No escalation" is asserted only after a later event proves time has passed.
@@ -18,8 +18,10 @@ import TestSupport
     }
 
     @Test func aSilentWalkerGetsExactlyOneNoReplyEscalation() async throws {
-        let w = try await watchdog(["SAFEWALK_CHECKIN_INTERVAL": "0.5", "SAFEWALK_NO_REPLY_AFTER": "1",
-                                    "SAFEWALK_NO_MOVEMENT_AFTER": Self.quiet, "SAFEWALK_OFFLINE_GRACE": Self.quiet])
+        let w = try await watchdog([
+            "SAFEWALK_CHECKIN_INTERVAL": "0.5", "SAFEWALK_NO_REPLY_AFTER": "1",
+            "SAFEWALK_NO_MOVEMENT_AFTER": Self.quiet, "SAFEWALK_OFFLINE_GRACE": Self.quiet,
+        ])
         let escalations = try await w.subscribe("safewalk/+/escalation")
         let prompts = try await w.subscribe("safewalk/alice/prompt")
         try await w.act("alice", .start)
@@ -38,15 +40,19 @@ import TestSupport
     }
 
     @Test func aWalkerWhoStopsMovingGetsNoMovement() async throws {
-        let w = try await watchdog(["SAFEWALK_CHECKIN_INTERVAL": Self.quiet, "SAFEWALK_NO_MOVEMENT_AFTER": "1",
-                                    "SAFEWALK_OFFLINE_GRACE": Self.quiet])
+        let w = try await watchdog([
+            "SAFEWALK_CHECKIN_INTERVAL": Self.quiet, "SAFEWALK_NO_MOVEMENT_AFTER": "1",
+            "SAFEWALK_OFFLINE_GRACE": Self.quiet,
+        ])
         let escalations = try await w.subscribe("safewalk/alice/escalation")
         let statuses = try await w.subscribe("safewalk/alice/status")
         try await w.act("alice", .start)
         _ = try await statuses.next(WatchStatus.self)
         let movedAt = now()
-        try await w.send(.position(try WalkerID("alice")), PositionUpdate(
-            fix: LocationFix(lat: 30.2849, lon: -97.7341, tst: movedAt, acc: 5), moved: true, lastMovedAt: movedAt))
+        try await w.send(
+            .position(try WalkerID("alice")),
+            PositionUpdate(
+                fix: LocationFix(lat: 30.2849, lon: -97.7341, tst: movedAt, acc: 5), moved: true, lastMovedAt: movedAt))
         let escalation = try await escalations.next(EscalationEvent.self)
         #expect(escalation.reason == .noMovement)
         #expect(escalation.at >= movedAt + 1)
@@ -55,8 +61,10 @@ import TestSupport
     }
 
     @Test func aWalkPastItsETAGetsWalkOverdue() async throws {
-        let w = try await watchdog(["SAFEWALK_CHECKIN_INTERVAL": Self.quiet, "SAFEWALK_NO_MOVEMENT_AFTER": Self.quiet,
-                                    "SAFEWALK_OFFLINE_GRACE": Self.quiet])
+        let w = try await watchdog([
+            "SAFEWALK_CHECKIN_INTERVAL": Self.quiet, "SAFEWALK_NO_MOVEMENT_AFTER": Self.quiet,
+            "SAFEWALK_OFFLINE_GRACE": Self.quiet,
+        ])
         let escalations = try await w.subscribe("safewalk/alice/escalation")
         let statuses = try await w.subscribe("safewalk/alice/status")
         try await w.act("alice", .startWalk(destination: "PCL Library", minutes: 0.02))
@@ -87,8 +95,10 @@ import TestSupport
     }
 
     @Test func imSafeInTimeNeverEscalates() async throws {
-        let w = try await watchdog(["SAFEWALK_CHECKIN_INTERVAL": "0.5", "SAFEWALK_NO_REPLY_AFTER": "1.5",
-                                    "SAFEWALK_NO_MOVEMENT_AFTER": Self.quiet, "SAFEWALK_OFFLINE_GRACE": Self.quiet])
+        let w = try await watchdog([
+            "SAFEWALK_CHECKIN_INTERVAL": "0.5", "SAFEWALK_NO_REPLY_AFTER": "1.5",
+            "SAFEWALK_NO_MOVEMENT_AFTER": Self.quiet, "SAFEWALK_OFFLINE_GRACE": Self.quiet,
+        ])
         let aliceEscalations = Collector(try await w.subscribe("safewalk/alice/escalation"))
         let bobEscalations = try await w.subscribe("safewalk/bob/escalation")
         let alicePrompts = try await w.subscribe("safewalk/alice/prompt")

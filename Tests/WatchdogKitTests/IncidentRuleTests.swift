@@ -9,8 +9,11 @@ import WatchdogKit
         let actions = h.act(.needHelp, at: 1_000)
         #expect(h.escalations.map(\.draft.reason) == [.needHelp])
         #expect(h.escalations.first?.draft.level == .red)
-        #expect(actions.contains(.publishStatus(WatchStatus(
-            state: .alert, watching: false, since: 1_000, reason: .needHelp, level: .red))))
+        #expect(
+            actions.contains(
+                .publishStatus(
+                    WatchStatus(
+                        state: .alert, watching: false, since: 1_000, reason: .needHelp, level: .red))))
     }
 
     @Test func theNeedHelpQuickReplyEscalatesAtOnceAndAnswersThePrompt() {

@@ -45,7 +45,9 @@ import WatchdogKit
     }
 
     @Test func presenceIsTheBareWordAndAnEmptyRetainedPayloadIsIgnored() throws {
-        #expect(try decode("safewalk/alice/presence", "offline\n").get() == .event(try WalkerID("alice"), .presence(.offline)))
+        #expect(
+            try decode("safewalk/alice/presence", "offline\n").get()
+                == .event(try WalkerID("alice"), .presence(.offline)))
         #expect(try decode("safewalk/alice/presence", "").get() == .ignored)
         #expect(code("safewalk/alice/presence", "Offline") == "invalid_presence")
     }
@@ -56,8 +58,9 @@ import WatchdogKit
         let tooLong = String(repeating: "a", count: ReplyIntake.maxCharacters + 1)
         let roomy = InputDecoder(prefix: "safewalk", maxBytes: 64 * 1024)
         let error = #expect(throws: InputRejection.self) {
-            try roomy.decode(MQTTMessage(topic: "safewalk/alice/reply", string: #"{"v":1,"text":"\#(tooLong)","tst":1}"#),
-                             now: 0)
+            try roomy.decode(
+                MQTTMessage(topic: "safewalk/alice/reply", string: #"{"v":1,"text":"\#(tooLong)","tst":1}"#),
+                now: 0)
         }
         #expect(error?.code == "text_too_long")
         #expect(code("safewalk/alice/reply", #"{"v":1,"text":" \u0007 ","tst":1}"#) == "empty_text")
@@ -69,9 +72,15 @@ import WatchdogKit
             Issue.record("an old retained position must still be read"); return
         }
         #expect(update.moved)
-        #expect(code("safewalk/alice/position", #"{"v":1,"lat":30,"lon":181,"tst":10,"acc":5,"moved":true,"lastMovedAt":10}"#)
+        #expect(
+            code(
+                "safewalk/alice/position", #"{"v":1,"lat":30,"lon":181,"tst":10,"acc":5,"moved":true,"lastMovedAt":10}"#
+            )
                 == "longitude_out_of_range")
-        #expect(code("safewalk/alice/position", #"{"v":1,"lat":30,"lon":1,"tst":5000,"acc":5,"moved":true,"lastMovedAt":10}"#)
+        #expect(
+            code(
+                "safewalk/alice/position", #"{"v":1,"lat":30,"lon":1,"tst":5000,"acc":5,"moved":true,"lastMovedAt":10}"#
+            )
                 == "in_future")
         #expect(code("safewalk/alice/position", #"{"v":1,"lat":30,"lon":1,"tst":10,"acc":5}"#) == "missing_field")
     }

@@ -74,7 +74,9 @@ struct MachineHarness {
     }
 
     static func position(moved: Bool, at tst: EpochSeconds, lastMovedAt: EpochSeconds? = nil) -> WatchEvent {
-        .position(PositionUpdate(fix: LocationFix(lat: 30.28, lon: -97.73, tst: tst, acc: 5),
-                                 moved: moved, lastMovedAt: lastMovedAt ?? tst))
+        .position(
+            PositionUpdate(
+                fix: LocationFix(lat: 30.28, lon: -97.73, tst: tst, acc: 5),
+                moved: moved, lastMovedAt: lastMovedAt ?? tst))
     }
 }

@@ -88,8 +88,10 @@ import WatchdogKit
     }
 
     @Test func offlineDuringAWatchEscalatesAfterTheGracePeriod() {
-        var h = MachineHarness(thresholds: SafetyThresholds(checkInInterval: 100_000, noReplyAfter: 100_000,
-                                                            noMovementAfter: 100_000))
+        var h = MachineHarness(
+            thresholds: SafetyThresholds(
+                checkInInterval: 100_000, noReplyAfter: 100_000,
+                noMovementAfter: 100_000))
         h.act(.start, at: 1_000)
         h.send(.presence(.offline), at: 1_010)
         h.run(until: 1_069.999)
@@ -99,8 +101,10 @@ import WatchdogKit
     }
 
     @Test func comingBackOnlineWithinTheGraceCancelsIt() {
-        var h = MachineHarness(thresholds: SafetyThresholds(checkInInterval: 100_000, noReplyAfter: 100_000,
-                                                            noMovementAfter: 100_000))
+        var h = MachineHarness(
+            thresholds: SafetyThresholds(
+                checkInInterval: 100_000, noReplyAfter: 100_000,
+                noMovementAfter: 100_000))
         h.act(.start, at: 1_000)
         h.send(.presence(.offline), at: 1_010)
         h.send(.presence(.online), at: 1_069)
@@ -109,8 +113,10 @@ import WatchdogKit
     }
 
     @Test func offlineBeforeTheWatchCountsFromTheWatchStart() {
-        var h = MachineHarness(thresholds: SafetyThresholds(checkInInterval: 100_000, noReplyAfter: 100_000,
-                                                            noMovementAfter: 100_000))
+        var h = MachineHarness(
+            thresholds: SafetyThresholds(
+                checkInInterval: 100_000, noReplyAfter: 100_000,
+                noMovementAfter: 100_000))
         h.send(.presence(.offline), at: 500)
         h.run(until: 900)
         #expect(h.escalations.isEmpty, "not watched: nothing is timed")

@@ -18,8 +18,10 @@ import WatchdogKit
     }
 
     @discardableResult
-    func end(_ h: inout MachineHarness, _ kind: Action.Kind, _ pin: PINVerdict, at time: EpochSeconds,
-             id: String = "end") -> [WatchAction] {
+    func end(
+        _ h: inout MachineHarness, _ kind: Action.Kind, _ pin: PINVerdict, at time: EpochSeconds,
+        id: String = "end"
+    ) -> [WatchAction] {
         h.send(.action(Action(id: id, kind: kind), ActionCheck(pin: pin)), at: time)
     }
 
@@ -100,7 +102,8 @@ import WatchdogKit
             try h.log.filter { $0.at > 1_130 }.flatMap { try deviceView([$0.action], at: $0.at) }
         }
         #expect(try later(cancelled) == later(coerced))
-        #expect(cancelled.watch.status(cancelled.machine.thresholds) == coerced.watch.status(coerced.machine.thresholds))
+        #expect(
+            cancelled.watch.status(cancelled.machine.thresholds) == coerced.watch.status(coerced.machine.thresholds))
         // And behind the device: only the duress walk has a red, flagged escalation.
         #expect(coerced.escalations.filter(\.draft.duress).count == 1)
         #expect(cancelled.escalations.filter(\.draft.duress).isEmpty)
@@ -127,8 +130,10 @@ import WatchdogKit
     @Test func changingPINsNeedsTheCurrentCancelPIN() {
         var h = MachineHarness()
         let first = PINHashes(salt: [9], cancel: [8], duress: nil)
-        let set = h.send(.action(Action(id: "p1", kind: .setPins(PINChange(cancel: PIN("1234")!, duress: nil))),
-                                 ActionCheck(newPins: first)), at: 1_000)
+        let set = h.send(
+            .action(
+                Action(id: "p1", kind: .setPins(PINChange(cancel: PIN("1234")!, duress: nil))),
+                ActionCheck(newPins: first)), at: 1_000)
         #expect(set == [.answer(ActionResult(id: "p1", ok: true))])
         #expect(h.watch.pins == first)
         let change = Action(id: "p2", kind: .setPins(PINChange(cancel: PIN("5678")!, duress: PIN("9999")!)))

@@ -1,8 +1,8 @@
 import Foundation
 import SafeWalkCore
 import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
 
 /// Never lose an escalation: a killed watchdog, a restarted broker, a lost phone.
 @Suite(.timeLimit(.minutes(2))) struct RecoveryTests {
@@ -10,9 +10,12 @@ import TestSupport
 
     @Test func aWatchdogKilledDuringAWalkEscalatesOnceWhenItComesBackAfterTheETA() async throws {
         let broker = try await MosquittoBroker.start()
-        let w = try await WatchdogProcess(broker: broker, thresholds: [
-            "SAFEWALK_CHECKIN_INTERVAL": Self.quiet, "SAFEWALK_NO_MOVEMENT_AFTER": Self.quiet,
-            "SAFEWALK_OFFLINE_GRACE": Self.quiet])
+        let w = try await WatchdogProcess(
+            broker: broker,
+            thresholds: [
+                "SAFEWALK_CHECKIN_INTERVAL": Self.quiet, "SAFEWALK_NO_MOVEMENT_AFTER": Self.quiet,
+                "SAFEWALK_OFFLINE_GRACE": Self.quiet,
+            ])
         try await w.start()
         let escalations = Collector(try await w.subscribe("safewalk/alice/escalation"))
         let bobEscalations = try await w.subscribe("safewalk/bob/escalation")
@@ -43,9 +46,12 @@ import TestSupport
 
     @Test func anEscalationDueWhileTheBrokerIsDownArrivesWhenItReturns() async throws {
         let broker = try await MosquittoBroker.start(persistence: true)
-        let w = try await WatchdogProcess(broker: broker, thresholds: [
-            "SAFEWALK_CHECKIN_INTERVAL": Self.quiet, "SAFEWALK_NO_MOVEMENT_AFTER": Self.quiet,
-            "SAFEWALK_OFFLINE_GRACE": Self.quiet])
+        let w = try await WatchdogProcess(
+            broker: broker,
+            thresholds: [
+                "SAFEWALK_CHECKIN_INTERVAL": Self.quiet, "SAFEWALK_NO_MOVEMENT_AFTER": Self.quiet,
+                "SAFEWALK_OFFLINE_GRACE": Self.quiet,
+            ])
         try await w.start()
         // A persistent session, so the broker keeps what arrives while this client reconnects.
         let observer = try await broker.client("observer-\(UUID().uuidString.prefix(6))", cleanSession: false)
@@ -69,9 +75,12 @@ import TestSupport
 
     @Test func aPhonesLastWillDuringAWatchEscalatesTrackerOfflineAfterTheGrace() async throws {
         let broker = try await MosquittoBroker.start()
-        let w = try await WatchdogProcess(broker: broker, thresholds: [
-            "SAFEWALK_CHECKIN_INTERVAL": Self.quiet, "SAFEWALK_NO_MOVEMENT_AFTER": Self.quiet,
-            "SAFEWALK_OFFLINE_GRACE": "1"])
+        let w = try await WatchdogProcess(
+            broker: broker,
+            thresholds: [
+                "SAFEWALK_CHECKIN_INTERVAL": Self.quiet, "SAFEWALK_NO_MOVEMENT_AFTER": Self.quiet,
+                "SAFEWALK_OFFLINE_GRACE": "1",
+            ])
         try await w.start()
         let escalations = try await w.subscribe("safewalk/alice/escalation")
         let presence = try await w.subscribe("safewalk/alice/presence")
@@ -79,9 +88,11 @@ import TestSupport
         // The "phone": a real MQTT client whose Last Will is `offline` on its presence topic.
         let phone = try ChildProcess(
             try Executables.find("mosquitto_sub", in: ["/usr/bin"]).path,
-            ["-h", "127.0.0.1", "-p", "\(broker.port)", "-i", "phone-alice", "-t", "safewalk/alice/chat",
-             "-k", "5", "--will-topic", "safewalk/alice/presence", "--will-payload", "offline",
-             "--will-qos", "1", "--will-retain"],
+            [
+                "-h", "127.0.0.1", "-p", "\(broker.port)", "-i", "phone-alice", "-t", "safewalk/alice/chat",
+                "-k", "5", "--will-topic", "safewalk/alice/presence", "--will-payload", "offline",
+                "--will-qos", "1", "--will-retain",
+            ],
             logFile: w.dataDirectory.appendingPathComponent("phone.log"))
         try await eventually("the phone is connected") { await broker.log.contains("phone-alice") }
         try await w.act("alice", .start)

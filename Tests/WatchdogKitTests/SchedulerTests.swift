@@ -51,16 +51,18 @@ import WatchdogKit
     @Test func restoredWatchesWhoseDeadlinesPassedAreDueAtOnce() {
         var source = WatchEngine(machine: WatchMachine(thresholds: Self.thresholds))
         for n in 0..<10 {
-            _ = source.handle(.action(Action(id: "s", kind: .startWalk(destination: "X", minutes: 1))),
-                              for: walker(n), now: 1_000)
+            _ = source.handle(
+                .action(Action(id: "s", kind: .startWalk(destination: "X", minutes: 1))),
+                for: walker(n), now: 1_000)
         }
         var restored = WatchEngine(machine: WatchMachine(thresholds: Self.thresholds))
         for n in 0..<10 { restored.restore(source.watch(for: walker(n))!) }
         let steps = restored.fireDue(now: 5_000)
         #expect(steps.count == 10)
-        #expect(steps.allSatisfy { step in
-            step.actions.contains { if case .escalate(let d) = $0 { d.reason == .walkOverdue } else { false } }
-        })
+        #expect(
+            steps.allSatisfy { step in
+                step.actions.contains { if case .escalate(let d) = $0 { d.reason == .walkOverdue } else { false } }
+            })
         #expect(restored.fireDue(now: 50_000).isEmpty, "one incident, one escalation")
     }
 

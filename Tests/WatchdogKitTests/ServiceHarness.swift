@@ -17,11 +17,15 @@ final class ServiceHarness: Sendable {
     let service: WatchdogService
     let task: Task<Void, any Error>
 
-    static let thresholds = SafetyThresholds(checkInInterval: 60, noReplyAfter: 120, noMovementAfter: 100_000,
-                                             offlineGrace: 60)
+    static let thresholds = SafetyThresholds(
+        checkInInterval: 60, noReplyAfter: 120, noMovementAfter: 100_000,
+        offlineGrace: 60)
 
-    init(now: EpochSeconds = 1_000, store existing: (WatchStore, URL)? = nil, bus: InMemoryMessageBus = InMemoryMessageBus(),
-         thresholds: SafetyThresholds = ServiceHarness.thresholds) async throws {
+    init(
+        now: EpochSeconds = 1_000, store existing: (WatchStore, URL)? = nil,
+        bus: InMemoryMessageBus = InMemoryMessageBus(),
+        thresholds: SafetyThresholds = ServiceHarness.thresholds
+    ) async throws {
         self.bus = bus
         clock = ManualClock(now: now)
         if let existing {
@@ -34,9 +38,10 @@ final class ServiceHarness: Sendable {
         var logger = Logger(label: "test.watchdog")
         logger.logLevel = .critical
         reporter = RejectionReporter(service: .watchdog, prefix: "safewalk", bus: bus, logger: logger)
-        service = WatchdogService(bus: bus, store: store, clock: clock,
-                                  options: .init(prefix: "safewalk", thresholds: thresholds),
-                                  reporter: reporter, logger: logger)
+        service = WatchdogService(
+            bus: bus, store: store, clock: clock,
+            options: .init(prefix: "safewalk", thresholds: thresholds),
+            reporter: reporter, logger: logger)
         task = Task { [service] in try await service.run() }
         await service.waitUntilReady()
     }

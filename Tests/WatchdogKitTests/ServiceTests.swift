@@ -1,8 +1,8 @@
 import Foundation
 import SafeWalkCore
 import SafeWalkMQTT
-import Testing
 import TestSupport
+import Testing
 import WatchdogKit
 
 /// The service shell on an in-memory bus and a manual clock: ordering, persistence, recovery.
@@ -52,15 +52,21 @@ import WatchdogKit
             ("safewalk/mallory/reply", Data(#"{"v":1,"tst":1}"#.utf8)),
             ("safewalk/mallory/reply", Data(repeating: 0x20, count: 20_000)),
             ("safewalk/mallory/presence", Data("maybe".utf8)),
-            ("safewalk/mallory/position", Data(#"{"v":1,"lat":91,"lon":0,"tst":1000,"acc":5,"moved":true,"lastMovedAt":1000}"#.utf8)),
+            (
+                "safewalk/mallory/position",
+                Data(#"{"v":1,"lat":91,"lon":0,"tst":1000,"acc":5,"moved":true,"lastMovedAt":1000}"#.utf8)
+            ),
         ]
         for (topic, payload) in bad { try await h.bus.publish(topic, payload: payload) }
         try await h.act("alice", .needHelp)
         let escalation = try await escalations.first(1)[0].decoded(EscalationEvent.self)
         #expect(escalation.walker.rawValue == "alice")
         let reports = try await rejections.first(bad.count).map { try $0.decoded(Rejection.self) }
-        #expect(reports.map(\.reason) == ["malformed", "unsupported_version", "invalid_value", "invalid_action_id",
-                                          "missing_field", "too_large", "invalid_presence", "latitude_out_of_range"])
+        #expect(
+            reports.map(\.reason) == [
+                "malformed", "unsupported_version", "invalid_value", "invalid_action_id",
+                "missing_field", "too_large", "invalid_presence", "latitude_out_of_range",
+            ])
         #expect(reports.allSatisfy { $0.walker?.rawValue == "mallory" })
         #expect(h.reporter.total == bad.count)
         #expect(h.bus.published(matching: "safewalk/mallory/status").isEmpty, "nothing rejected reached a watch")
@@ -73,8 +79,9 @@ import WatchdogKit
         let alice = try WalkerID("alice")
         let bob = try WalkerID("bob")
         // alice was on a walk due at 1_100; bob's escalation was written but never acknowledged.
-        let walking = Watch(walker: alice, timers: WatchTimers(watchedSince: 1_000, lastCheckInAt: 1_000, walkETA: 1_100),
-                            walk: WalkPlan(destination: "Library", eta: 1_100), stateSince: 1_000)
+        let walking = Watch(
+            walker: alice, timers: WatchTimers(watchedSince: 1_000, lastCheckInAt: 1_000, walkETA: 1_100),
+            walk: WalkPlan(destination: "Library", eta: 1_100), stateSince: 1_000)
         let draft = EscalationDraft(reason: .panic, level: .red, at: 900, lastFix: nil, walk: nil)
         let unsent = try OutboxComposer(prefix: "safewalk", makeID: { "original-id" })
             .items(for: bob, [.escalate(draft)], now: 900)

@@ -16,8 +16,9 @@ import WatchdogKit
         defer { try? FileManager.default.removeItem(at: directory) }
         let full = Watch(
             walker: try WalkerID("alice"),
-            timers: WatchTimers(watchedSince: 1, lastCheckInAt: 2, promptSentAt: 3, lastMovedAt: 4, walkETA: 5,
-                                offlineSince: 6),
+            timers: WatchTimers(
+                watchedSince: 1, lastCheckInAt: 2, promptSentAt: 3, lastMovedAt: 4, walkETA: 5,
+                offlineSince: 6),
             walk: WalkPlan(destination: "Library 🏛", eta: 5), incident: Incident(reason: .panic, level: .amber, at: 7),
             stateSince: 8, lastFix: FixSummary(lat: 30.1, lon: -97.2, acc: nil, tst: 9), concerned: true,
             recentActions: [RememberedAction(id: "a", answer: "ok"), RememberedAction(id: "b c", answer: "wrong_pin")],
@@ -36,10 +37,12 @@ import WatchdogKit
         let alice = try WalkerID("alice")
         let composer = OutboxComposer(prefix: "safewalk")
         let draft = EscalationDraft(reason: .noReply, level: .amber, at: 100, lastFix: nil, walk: nil)
-        let items = try composer.items(for: alice, [
-            .publishStatus(WatchStatus(state: .checking, watching: true, since: 90)),
-            .escalate(draft),
-        ], now: 100)
+        let items = try composer.items(
+            for: alice,
+            [
+                .publishStatus(WatchStatus(state: .checking, watching: true, since: 90)),
+                .escalate(draft),
+            ], now: 100)
         let rows = try await store.commit(watches: [], outbox: items)
         #expect(try store.unsent().map(\.item) == items)
         try await store.markSent(rows, at: 101)
@@ -53,8 +56,10 @@ import WatchdogKit
         defer { try? FileManager.default.removeItem(at: directory) }
         let alice = try WalkerID("alice")
         let composer = OutboxComposer(prefix: "safewalk")
-        let old = try composer.items(for: alice, [.publishStatus(WatchStatus(state: .safe, watching: true, since: 1))], now: 1)
-        let new = try composer.items(for: alice, [.publishStatus(WatchStatus(state: .checking, watching: true, since: 2))], now: 2)
+        let old = try composer.items(
+            for: alice, [.publishStatus(WatchStatus(state: .safe, watching: true, since: 1))], now: 1)
+        let new = try composer.items(
+            for: alice, [.publishStatus(WatchStatus(state: .checking, watching: true, since: 2))], now: 2)
         let oldRows = try await store.commit(watches: [], outbox: old)
         _ = try await store.commit(watches: [], outbox: new)
         try await store.markSent(oldRows, at: 3)  // the old one's ack must not remove the new one
@@ -64,16 +69,18 @@ import WatchdogKit
     @Test func theEscalationPayloadIsTheContractsEvent() throws {
         let composer = OutboxComposer(prefix: "safewalk", makeID: { "id-1" })
         let walker = try WalkerID("alice")
-        let draft = EscalationDraft(reason: .walkOverdue, level: .amber, at: 100,
-                                    lastFix: FixSummary(lat: 1, lon: 2, acc: 3, tst: 4),
-                                    walk: WalkPlan(destination: "Gym", eta: 99))
+        let draft = EscalationDraft(
+            reason: .walkOverdue, level: .amber, at: 100,
+            lastFix: FixSummary(lat: 1, lon: 2, acc: 3, tst: 4),
+            walk: WalkPlan(destination: "Gym", eta: 99))
         let items = try composer.items(for: walker, [.escalate(draft)], now: 100)
         #expect(items.count == 1)
         let item = items[0]
         #expect(item.topic == "safewalk/alice/escalation")
         #expect(item.key == "id-1")
         let json = String(decoding: item.payload, as: UTF8.self)
-        #expect(json == #"{"at":100,"id":"id-1","lastFix":{"acc":3,"lat":1,"lon":2,"tst":4},"level":"amber","#
-            + #""reason":"walkOverdue","v":1,"walk":{"destination":"Gym","eta":99},"walker":"alice"}"#)
+        #expect(
+            json == #"{"at":100,"id":"id-1","lastFix":{"acc":3,"lat":1,"lon":2,"tst":4},"level":"amber","#
+                + #""reason":"walkOverdue","v":1,"walk":{"destination":"Gym","eta":99},"walker":"alice"}"#)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import SafeWalkCore
 import SafeWalkMQTT
+import Synchronization
 import TestSupport
 
 /// The real `watchdog` executable against a real broker, with thresholds shortened by
@@ -34,8 +34,9 @@ final class WatchdogProcess: Sendable {
 
     /// Starts the executable and waits for its retained `online`.
     func start() async throws {
-        let child = try ChildProcess(try Executables.product("watchdog").path, [], environment: environment,
-                                     logFile: dataDirectory.appendingPathComponent("watchdog.log"))
+        let child = try ChildProcess(
+            try Executables.product("watchdog").path, [], environment: environment,
+            logFile: dataDirectory.appendingPathComponent("watchdog.log"))
         process.withLock { $0 = child }
         try await waitFor(.online)
     }
@@ -77,7 +78,6 @@ final class WatchdogProcess: Sendable {
         try? FileManager.default.removeItem(at: dataDirectory)
     }
 }
-
 
 func now() -> EpochSeconds { Date().timeIntervalSince1970 }
 

@@ -53,13 +53,15 @@ public enum BrokerConnection {
             try await client.connect()
         } catch let error as MQTTError {
             if case .connectionRefused(_, let reason) = error {
-                throw .credentialsRefused(host: settings.host, port: settings.port, username: settings.username,
-                                          reason: reason)
+                throw .credentialsRefused(
+                    host: settings.host, port: settings.port, username: settings.username,
+                    reason: reason)
             }
             await client.shutdown()
             let timedOut = outcome.withLock { $0 == .timedOut }
-            throw .brokerUnreachable(host: settings.host, port: settings.port, seconds: timeout,
-                                     detail: timedOut ? nil : error.description)
+            throw .brokerUnreachable(
+                host: settings.host, port: settings.port, seconds: timeout,
+                detail: timedOut ? nil : error.description)
         } catch {
             await client.shutdown()
             throw .brokerUnreachable(host: settings.host, port: settings.port, seconds: timeout, detail: "\(error)")

@@ -11,7 +11,9 @@ public struct BrokerOptions: ParsableArguments, Sendable {
     @Option(name: .long, help: "Broker port (default: $SAFEWALK_MQTT_PORT or 1883).")
     public var port: Int?
 
-    @Option(name: .long, help: "Broker username (default: $SAFEWALK_MQTT_USERNAME, else the walker id when the command names a walker).")
+    @Option(
+        name: .long,
+        help: "Broker username (default: $SAFEWALK_MQTT_USERNAME, else the walker id when the command names a walker).")
     public var username: String?
 
     @Option(name: .long, help: "Broker password (default: $SAFEWALK_MQTT_PASSWORD).")
@@ -27,8 +29,10 @@ public struct BrokerOptions: ParsableArguments, Sendable {
 
     /// The settings these options select, falling back to `environment` then to defaults
     /// (`defaultUsername` last: a simulated device logs in as its walker).
-    public func settings(environment: [String: String] = ProcessInfo.processInfo.environment,
-                         defaultUsername: String? = nil) throws(CLIError) -> BrokerSettings {
+    public func settings(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        defaultUsername: String? = nil
+    ) throws(CLIError) -> BrokerSettings {
         func env(_ name: String) -> String? {
             guard let value = environment[name], !value.isEmpty else { return nil }
             return value
@@ -44,9 +48,13 @@ public struct BrokerOptions: ParsableArguments, Sendable {
         } else {
             resolvedPort = 1883
         }
-        guard (1...65_535).contains(resolvedPort) else { throw .invalidInput("port \(resolvedPort) is out of range 1...65535") }
+        guard (1...65_535).contains(resolvedPort) else {
+            throw .invalidInput("port \(resolvedPort) is out of range 1...65535")
+        }
         let resolvedPrefix = prefix ?? env("SAFEWALK_TOPIC_PREFIX") ?? Topic.defaultPrefix
-        guard Topic.isValidPrefix(resolvedPrefix) else { throw .invalidInput("'\(resolvedPrefix)' is not a valid topic prefix") }
+        guard Topic.isValidPrefix(resolvedPrefix) else {
+            throw .invalidInput("'\(resolvedPrefix)' is not a valid topic prefix")
+        }
         let username = username ?? env("SAFEWALK_MQTT_USERNAME") ?? defaultUsername
         let password = password ?? env("SAFEWALK_MQTT_PASSWORD")
         guard password == nil || username != nil else {
@@ -69,8 +77,10 @@ public struct BrokerSettings: Hashable, Sendable {
     /// Seconds to wait for the first connection before reporting the broker unreachable.
     public var connectTimeout: Double
 
-    public init(host: String = "127.0.0.1", port: Int, username: String? = nil, password: String? = nil,
-                prefix: String = Topic.defaultPrefix, connectTimeout: Double = 5) {
+    public init(
+        host: String = "127.0.0.1", port: Int, username: String? = nil, password: String? = nil,
+        prefix: String = Topic.defaultPrefix, connectTimeout: Double = 5
+    ) {
         self.host = host
         self.port = port
         self.username = username

@@ -19,11 +19,14 @@ public struct ContactsClient: Sendable {
     public func add(walker: WalkerID, name: String, phone: String) async throws -> ContactResult.Outcome {
         // Subscribe first so the answer cannot slip past between publish and subscribe.
         let results = try await bus.subscribe(Topic.contactsResult(walker).name(prefix: prefix), qos: .atLeastOnce)
-        try await bus.publish(MQTTMessage(topic: Topic.contactsAdd(walker).name(prefix: prefix),
-                                          payload: try SafeWalkJSON.encode(ContactAdd(name: name, phone: phone))))
+        try await bus.publish(
+            MQTTMessage(
+                topic: Topic.contactsAdd(walker).name(prefix: prefix),
+                payload: try SafeWalkJSON.encode(ContactAdd(name: name, phone: phone))))
         let result: ContactResult? = await results.firstAccepted(within: timeout) { message in
             guard let result = try? SafeWalkJSON.decode(ContactResult.self, from: message.payload),
-                  result.operation == .add else { return nil }
+                result.operation == .add
+            else { return nil }
             return result
         }
         guard let result else { throw CLIError.noAnswer(what: "contacts-store", seconds: timeout) }
@@ -53,7 +56,8 @@ public enum ContactsText {
         guard let list, !list.contacts.isEmpty else { return "no contacts" }
         return list.contacts.map { contact in
             let phone = showPhones ? contact.phone : PhoneNumber.masked(contact.phone)
-            let note = contact.dialable ? "" : "  (undialable" + (contact.reason.map { ": \($0.explanation)" } ?? "") + ")"
+            let note =
+                contact.dialable ? "" : "  (undialable" + (contact.reason.map { ": \($0.explanation)" } ?? "") + ")"
             return "\(contact.id)  \(contact.name)  \(phone)\(note)"
         }.joined(separator: "\n")
     }

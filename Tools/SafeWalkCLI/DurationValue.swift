@@ -20,7 +20,8 @@ public struct DurationValue: Hashable, Sendable, ExpressibleByArgument, CustomSt
         }
         // Double("inf"/"nan"/"0x1p3") parses; a duration must be plain decimal digits.
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(number), value.isFinite, value >= 0 else { return nil }
+            let value = Double(number), value.isFinite, value >= 0
+        else { return nil }
         seconds = value * factor
     }
 

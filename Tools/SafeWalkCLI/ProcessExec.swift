@@ -1,13 +1,15 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Replaces the CLI with another program (`up`, `user add`), so Ctrl-C and SIGTERM reach it
 /// directly and its exit status is ours.
 enum ProcessExec {
-    static func replace(with program: String, arguments: [String], environment: [String: String]) throws(CLIError) -> Never {
+    static func replace(with program: String, arguments: [String], environment: [String: String]) throws(CLIError)
+        -> Never
+    {
         // Worker threads of the concurrency runtime may block signals, and a blocked mask survives
         // exec: the stack would then ignore SIGTERM. Clear it on this very thread first.
         var empty = sigset_t()

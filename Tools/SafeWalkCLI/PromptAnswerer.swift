@@ -44,7 +44,8 @@ public struct PromptAnswerer: Sendable {
             // The companion's fixed answers to quick replies are not prompts: answering them
             // would start an endless conversation with ourselves.
             guard !message.isUser, !QuickReply.catalogue.contains(where: { $0.answer == message.text }),
-                  seenChatIDs.insert(message.id).inserted else { return .ignore }
+                seenChatIDs.insert(message.id).inserted
+            else { return .ignore }
         }
         if isSilent(at: now) { return .silent }
         if let last = lastAnswerAt, now - last < samePromptWindow { return .ignore }

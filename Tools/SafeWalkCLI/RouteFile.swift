@@ -14,7 +14,8 @@ public enum RouteFile {
         let points = trimmed.hasPrefix("[") ? try json(trimmed) : try csv(trimmed)
         for (index, point) in points.enumerated() {
             guard (-90...90).contains(point.lat), (-180...180).contains(point.lon) else {
-                throw .invalidInput("route point \(index + 1) (\(point.lat), \(point.lon)) is not a valid latitude/longitude")
+                throw .invalidInput(
+                    "route point \(index + 1) (\(point.lat), \(point.lon)) is not a valid latitude/longitude")
             }
         }
         guard Set(points.map { "\($0.lat),\($0.lon)" }).count >= 2 else {
@@ -36,7 +37,9 @@ public enum RouteFile {
     private static func json(_ text: String) throws(CLIError) -> [Coordinate] {
         struct Point: Decodable { var lat: Double; var lon: Double }
         do {
-            return try JSONDecoder().decode([Point].self, from: Data(text.utf8)).map { Coordinate(lat: $0.lat, lon: $0.lon) }
+            return try JSONDecoder().decode([Point].self, from: Data(text.utf8)).map {
+                Coordinate(lat: $0.lat, lon: $0.lon)
+            }
         } catch {
             throw .invalidInput("route JSON must be an array of {\"lat\": ..., \"lon\": ...}: \(error)")
         }

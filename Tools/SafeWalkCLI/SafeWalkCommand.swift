@@ -14,8 +14,10 @@ public struct SafeWalkCommand: AsyncParsableCommand {
             `safewalk simulate --walker alice --go-silent-after 20s` in a third.
             """,
         version: "0.1.0",
-        subcommands: [UpCommand.self, SimulateCommand.self, WatchCommand.self, UserCommand.self,
-                      ContactCommand.self])
+        subcommands: [
+            UpCommand.self, SimulateCommand.self, WatchCommand.self, UserCommand.self,
+            ContactCommand.self,
+        ])
 
     public init() {}
 }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Whether to colour output: only for a terminal, never with NO_COLOR or TERM=dumb.
 enum Terminal {
@@ -44,7 +45,8 @@ public struct Style: Sendable {
 struct SignalWatcher {
     private let sources: [any DispatchSourceSignal]
 
-    private init(sources: [any DispatchSourceSignal]) { self.sources = sources }
+    /// Private on purpose: a watcher comes only from `onInterrupt`, which installs the handlers.
+    private init(watching sources: [any DispatchSourceSignal]) { self.sources = sources }
 
     static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> SignalWatcher {
         let sources = [SIGINT, SIGTERM].map { number in
@@ -57,7 +59,7 @@ struct SignalWatcher {
             source.resume()
             return source
         }
-        return SignalWatcher(sources: sources)
+        return SignalWatcher(watching: sources)
     }
 
     func cancel() {

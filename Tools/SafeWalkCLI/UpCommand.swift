@@ -16,7 +16,9 @@ struct UpCommand: ParsableCommand {
     @Option(help: "Broker port (default: $SAFEWALK_MQTT_PORT or 1883).")
     var port: Int?
 
-    @Option(name: .customLong("data-dir"), help: "Where the broker and services keep their data (default: $SAFEWALK_DATA_DIR or ./data).")
+    @Option(
+        name: .customLong("data-dir"),
+        help: "Where the broker and services keep their data (default: $SAFEWALK_DATA_DIR or ./data).")
     var dataDirectory: String?
 
     @Flag(help: "Build and run release binaries.")
@@ -37,7 +39,8 @@ struct UpCommand: ParsableCommand {
             environment["SAFEWALK_DATA_DIR"] = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
         }
         if release { environment["CONFIGURATION"] = "release" }
-        try ProcessExec.replace(with: "/bin/bash", arguments: [root.appendingPathComponent("scripts/up.sh").path],
-                                environment: environment)
+        try ProcessExec.replace(
+            with: "/bin/bash", arguments: [root.appendingPathComponent("scripts/up.sh").path],
+            environment: environment)
     }
 }

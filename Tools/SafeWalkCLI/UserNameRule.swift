@@ -3,13 +3,16 @@ import SafeWalkCore
 /// The same rules as scripts/add-user.sh, checked before anything runs so mistakes get a clear message.
 public enum UserNameRule {
     /// The service users of mosquitto/acl (a test keeps the two in step).
-    public static let serviceUsers = ["location-ingest", "watchdog", "companion-chat", "notifier",
-                                      "contacts-store", "channel-example", "operator"]
+    public static let serviceUsers = [
+        "location-ingest", "watchdog", "companion-chat", "notifier",
+        "contacts-store", "channel-example", "operator",
+    ]
 
     public static func validate(_ name: String, service: Bool) throws(CLIError) {
         if service {
             guard serviceUsers.contains(name) else {
-                throw .invalidInput("'\(name)' is not a service user in mosquitto/acl: \(serviceUsers.joined(separator: ", "))")
+                throw .invalidInput(
+                    "'\(name)' is not a service user in mosquitto/acl: \(serviceUsers.joined(separator: ", "))")
             }
             return
         }

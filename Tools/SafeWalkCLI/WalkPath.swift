@@ -39,8 +39,10 @@ public struct RoutePath: Sendable {
             let pieces = max(1, Int((meters / stepMeters).rounded(.down)))
             for piece in 1...pieces {
                 let f = Double(piece) / Double(pieces)
-                dense.append(Coordinate(lat: last.lat + (point.lat - last.lat) * f,
-                                        lon: last.lon + (point.lon - last.lon) * f))
+                dense.append(
+                    Coordinate(
+                        lat: last.lat + (point.lat - last.lat) * f,
+                        lon: last.lon + (point.lon - last.lon) * f))
             }
         }
         points = dense
@@ -72,8 +74,10 @@ public struct RandomWalk: Sendable {
     private var random: SeededRandom
     private var started = false
 
-    public init(start: Coordinate = RandomWalk.utAustin, radius: Double = 400, minStep: Double = 8,
-                maxStep: Double = 15, seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
+    public init(
+        start: Coordinate = RandomWalk.utAustin, radius: Double = 400, minStep: Double = 8,
+        maxStep: Double = 15, seed: UInt64 = UInt64.random(in: 0...UInt64.max)
+    ) {
         precondition(minStep > 0 && maxStep >= minStep && radius > maxStep, "impossible random walk")
         self.start = start
         self.radius = radius

@@ -32,8 +32,10 @@ public struct WatchBoard: Sendable {
     public func statusLine(now: EpochSeconds, style: Style) -> String {
         walkers.keys.sorted().compactMap { id -> String? in
             guard let walker = walkers[id], let status = walker.status else { return nil }
-            return style.bold(id.rawValue) + " " + WatchFormatter.summary(status, replyBy: walker.replyBy,
-                                                                          now: now, style: style)
+            return style.bold(id.rawValue) + " "
+                + WatchFormatter.summary(
+                    status, replyBy: walker.replyBy,
+                    now: now, style: style)
         }.joined(separator: "  │  ")
     }
 }

@@ -36,12 +36,16 @@ struct WatchCommand: AsyncParsableCommand {
         let settings = try broker.settings(defaultUsername: walker)
         let walkerID = try walker.map(parsedWalker)
         let client = try await BrokerConnection.connect(settings)
-        let filter = walkerID.map { TopicFilter.walker($0, prefix: settings.prefix) } ?? TopicFilter.everything(prefix: settings.prefix)
+        let filter =
+            walkerID.map { TopicFilter.walker($0, prefix: settings.prefix) }
+            ?? TopicFilter.everything(prefix: settings.prefix)
         let subscription = try await client.subscribe(filter.rawValue, qos: .atLeastOnce)
         let live = Terminal.stdoutIsTerminal
-        let screen = WatchScreen(formatter: WatchFormatter(style: Style(enabled: !noColor && Terminal.stdoutSupportsColour()),
-                                                           showPositions: positions),
-                                 live: live)
+        let screen = WatchScreen(
+            formatter: WatchFormatter(
+                style: Style(enabled: !noColor && Terminal.stdoutSupportsColour()),
+                showPositions: positions),
+            live: live)
         await screen.note("watching \(filter.rawValue) on \(settings.host):\(settings.port); Ctrl-C to stop")
         let signals = SignalWatcher.onInterrupt { subscription.cancel() }
         defer { signals.cancel() }

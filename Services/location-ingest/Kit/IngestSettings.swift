@@ -21,9 +21,11 @@ public struct IngestSettings: Sendable, Hashable {
     /// 24 hours: a privacy choice (issue 16). `SAFEWALK_HISTORY_RETENTION` changes it.
     public static let defaultRetention: Double = 24 * 3600
 
-    public init(policy: FixPolicy = FixPolicy(), movement: MovementRule = MovementRule(),
-                retention: Double = IngestSettings.defaultRetention, pruneInterval: Double = 3600,
-                positionInterval: Double = IngestSettings.defaultPositionInterval) {
+    public init(
+        policy: FixPolicy = FixPolicy(), movement: MovementRule = MovementRule(),
+        retention: Double = IngestSettings.defaultRetention, pruneInterval: Double = 3600,
+        positionInterval: Double = IngestSettings.defaultPositionInterval
+    ) {
         self.policy = policy
         self.movement = movement
         self.retention = retention

@@ -35,8 +35,10 @@ public final class DeliveryLedger: Sendable {
 
     /// Records a new escalation with its plan and targets in one transaction.
     /// - Returns: false when the id was already known: a duplicate, nothing to do.
-    public func admit(_ event: EscalationEvent, plan: DeliveryPlan, targets: [(channel: String, target: DeliveryTarget)],
-                      now: Double) throws -> Bool {
+    public func admit(
+        _ event: EscalationEvent, plan: DeliveryPlan, targets: [(channel: String, target: DeliveryTarget)],
+        now: Double
+    ) throws -> Bool {
         let eventJSON = try SafeWalkJSON.encode(event)
         let planJSON = try SafeWalkJSON.encode(plan)
         return try pool.write { db in
@@ -60,7 +62,9 @@ public final class DeliveryLedger: Sendable {
 
     /// Whether an escalation id has been admitted.
     public func knows(_ id: String) throws -> Bool {
-        try pool.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM escalation WHERE id = ?", arguments: [id]) == true }
+        try pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM escalation WHERE id = ?", arguments: [id]) == true
+        }
     }
 
     /// Escalations not yet finished (some target not final or not receipted), oldest first.
@@ -71,20 +75,25 @@ public final class DeliveryLedger: Sendable {
         return try rows.map { row in
             let eventData: Data = row["event"]
             let planData: Data = row["plan"]
-            return (try SafeWalkJSON.decoder().decode(EscalationEvent.self, from: eventData),
-                    try SafeWalkJSON.decoder().decode(DeliveryPlan.self, from: planData))
+            return (
+                try SafeWalkJSON.decoder().decode(EscalationEvent.self, from: eventData),
+                try SafeWalkJSON.decoder().decode(DeliveryPlan.self, from: planData)
+            )
         }
     }
 
     /// Every target's progress for an escalation.
     public func progress(of escalationId: String) throws -> [Progress] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM delivery WHERE escalationId = ? ORDER BY rowid",
-                             arguments: [escalationId]).map { row in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM delivery WHERE escalationId = ? ORDER BY rowid",
+                arguments: [escalationId]
+            ).map { row in
                 Progress(
                     channel: row["channel"],
-                    target: DeliveryTarget(key: row["targetKey"], display: row["display"], address: row["address"],
-                                           refusal: row["refusal"]),
+                    target: DeliveryTarget(
+                        key: row["targetKey"], display: row["display"], address: row["address"],
+                        refusal: row["refusal"]),
                     state: State(rawValue: row["state"]) ?? .pending, attempts: row["attempts"],
                     reason: row["reason"], receipted: row["receipted"])
             }
@@ -106,8 +115,10 @@ public final class DeliveryLedger: Sendable {
     }
 
     /// Records the outcome of an attempt: `.sent`, `.failed` (final) or `.pending` (will retry).
-    public func record(_ state: State, reason: String? = nil, _ escalationId: String, channel: String, key: String,
-                       now: Double) throws {
+    public func record(
+        _ state: State, reason: String? = nil, _ escalationId: String, channel: String, key: String,
+        now: Double
+    ) throws {
         try pool.write { db in
             try db.execute(
                 sql: """
@@ -130,11 +141,13 @@ public final class DeliveryLedger: Sendable {
     @discardableResult
     public func finishIfComplete(_ escalationId: String) throws -> Bool {
         try pool.write { db in
-            let open = try Int.fetchOne(
-                db, sql: """
-                    SELECT COUNT(*) FROM delivery WHERE escalationId = ?
-                    AND (state NOT IN ('sent', 'failed') OR receipted = 0)
-                    """, arguments: [escalationId]) ?? 0
+            let open =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM delivery WHERE escalationId = ?
+                        AND (state NOT IN ('sent', 'failed') OR receipted = 0)
+                        """, arguments: [escalationId]) ?? 0
             guard open == 0 else { return false }
             try db.execute(sql: "UPDATE escalation SET done = 1 WHERE id = ?", arguments: [escalationId])
             return true

@@ -22,8 +22,10 @@ public struct DeliveryRunner: Sendable {
     let prefix: String
     let logger: Logger
 
-    public init(ledger: DeliveryLedger, channels: [any NotificationChannel], policy: RetryPolicy,
-                clock: any NotifierClock, bus: any MessageBus, prefix: String, logger: Logger) {
+    public init(
+        ledger: DeliveryLedger, channels: [any NotificationChannel], policy: RetryPolicy,
+        clock: any NotifierClock, bus: any MessageBus, prefix: String, logger: Logger
+    ) {
         self.ledger = ledger
         self.channels = Dictionary(channels.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.policy = policy
@@ -50,7 +52,8 @@ public struct DeliveryRunner: Sendable {
         }
         do {
             if try ledger.finishIfComplete(event.id) {
-                logger.info("escalation delivered", metadata: ["escalation": "\(event.id)", "walker": "\(event.walker)"])
+                logger.info(
+                    "escalation delivered", metadata: ["escalation": "\(event.id)", "walker": "\(event.walker)"])
             }
         } catch {
             // Left unfinished in the ledger: the next start resumes it and finds every target final.
@@ -83,12 +86,16 @@ public struct DeliveryRunner: Sendable {
             } catch {
                 logger.error("ledger write failed", metadata: meta.merging(["error": "\(error)"]) { $1 })
             }
-            Counter(label: "safewalk_notifier_deliveries_total",
-                    dimensions: [("channel", name), ("status", state.rawValue)]).increment()
+            Counter(
+                label: "safewalk_notifier_deliveries_total",
+                dimensions: [("channel", name), ("status", state.rawValue)]
+            ).increment()
             return Outcome(state: state, attempts: attempts, reason: reason)
         }
         if let refusal = row.target.refusal { return finish(.failed, 0, refusal) }
-        guard let channel = channels[name] else { return finish(.failed, row.attempts, "channel \(name) is not enabled") }
+        guard let channel = channels[name] else {
+            return finish(.failed, row.attempts, "channel \(name) is not enabled")
+        }
         if row.state == .pending, row.attempts >= policy.maxAttempts {
             return finish(.failed, row.attempts, row.reason ?? "no attempts left")
         }
@@ -115,7 +122,9 @@ public struct DeliveryRunner: Sendable {
                     return finish(.failed, attempt, reason)
                 }
                 guard policy.allowsAnother(after: attempt) else {
-                    logger.warning("delivery failed", metadata: meta.merging(["reason": "\(reason)", "attempts": "\(attempt)"]) { $1 })
+                    logger.warning(
+                        "delivery failed",
+                        metadata: meta.merging(["reason": "\(reason)", "attempts": "\(attempt)"]) { $1 })
                     return finish(.failed, attempt, "\(reason) (after \(attempt) attempts)")
                 }
                 do {
@@ -127,8 +136,9 @@ public struct DeliveryRunner: Sendable {
                         logger: logger, metadata: meta)
                 }
                 let wait = policy.delay(afterAttempt: attempt, random: clock.random())
-                logger.info("delivery will be retried",
-                            metadata: meta.merging(["reason": "\(reason)", "attempt": "\(attempt)", "wait": "\(wait)"]) { $1 })
+                logger.info(
+                    "delivery will be retried",
+                    metadata: meta.merging(["reason": "\(reason)", "attempt": "\(attempt)", "wait": "\(wait)"]) { $1 })
                 do { try await clock.sleep(seconds: wait) } catch { return nil }
             }
         }
@@ -144,11 +154,16 @@ public struct DeliveryRunner: Sendable {
             // readable by the walker's phone, and someone may be watching it.
             if DeviceDisclosure.mayTellDevice(about: event) {
                 let payload = try SafeWalkJSON.encode(receipt)
-                try await bus.publish(Topic.delivery(event.walker).name(prefix: prefix), payload: payload,
-                                      qos: .atLeastOnce)
+                try await bus.publish(
+                    Topic.delivery(event.walker).name(prefix: prefix), payload: payload,
+                    qos: .atLeastOnce)
             } else {
-                logger.info("receipt kept off the device (duress)", metadata: [
-                    "escalation": "\(event.id)", "channel": "\(row.channel)", "status": "\(receipt.status.rawValue)"])
+                logger.info(
+                    "receipt kept off the device (duress)",
+                    metadata: [
+                        "escalation": "\(event.id)", "channel": "\(row.channel)",
+                        "status": "\(receipt.status.rawValue)",
+                    ])
             }
             try ledger.markReceipted(event.id, channel: row.channel, key: row.target.key)
         } catch {

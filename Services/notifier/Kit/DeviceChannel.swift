@@ -18,7 +18,8 @@ public struct DeviceChannel: NotificationChannel {
         plan.deviceMayKnow ? [DeliveryTarget(key: "device", display: plan.walker.rawValue)] : []
     }
 
-    public func send(_ target: DeliveryTarget, plan: DeliveryPlan, event: EscalationEvent) async throws(ChannelFailure) {
+    public func send(_ target: DeliveryTarget, plan: DeliveryPlan, event: EscalationEvent) async throws(ChannelFailure)
+    {
         let payload: Data
         do {
             payload = try SafeWalkJSON.encode(plan.alert)

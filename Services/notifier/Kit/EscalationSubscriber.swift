@@ -24,8 +24,10 @@ public struct EscalationSubscriber: Service {
     let logger: Logger
     let deliver: Deliver
 
-    public init(name: String, bus: any MessageBus, prefix: String, database: DatabasePool,
-                clock: any NotifierClock = SystemNotifierClock(), logger: Logger, deliver: @escaping Deliver) {
+    public init(
+        name: String, bus: any MessageBus, prefix: String, database: DatabasePool,
+        clock: any NotifierClock = SystemNotifierClock(), logger: Logger, deliver: @escaping Deliver
+    ) {
         self.name = name
         self.bus = bus
         self.prefix = prefix
@@ -62,27 +64,33 @@ public struct EscalationSubscriber: Service {
                 continue
             }
             let id = event.id
-            if try await seen.read({ try Bool.fetchOne($0, sql: "SELECT 1 FROM handled WHERE id = ?", arguments: [id]) }) == true {
+            if try await seen.read({ try Bool.fetchOne($0, sql: "SELECT 1 FROM handled WHERE id = ?", arguments: [id]) }
+            ) == true {
                 logger.info("duplicate escalation ignored", metadata: ["channel": "\(name)", "escalation": "\(id)"])
                 continue
             }
             let receipt: DeliveryReceipt
             do throws(ChannelFailure) {
                 let recipient = try await deliver(event)
-                receipt = DeliveryReceipt(escalationId: id, channel: name, recipient: recipient, status: .sent,
-                                          attempts: 1, at: clock.now())
+                receipt = DeliveryReceipt(
+                    escalationId: id, channel: name, recipient: recipient, status: .sent,
+                    attempts: 1, at: clock.now())
             } catch {
-                receipt = DeliveryReceipt(escalationId: id, channel: name, recipient: name, status: .failed,
-                                          reason: error.reason, attempts: 1, at: clock.now())
+                receipt = DeliveryReceipt(
+                    escalationId: id, channel: name, recipient: name, status: .failed,
+                    reason: error.reason, attempts: 1, at: clock.now())
             }
             if receipt.status == .sent {
                 let now = receipt.at
-                try await seen.write { try $0.execute(sql: "INSERT OR IGNORE INTO handled VALUES (?, ?)", arguments: [id, now]) }
+                try await seen.write {
+                    try $0.execute(sql: "INSERT OR IGNORE INTO handled VALUES (?, ?)", arguments: [id, now])
+                }
             }
             // Never on the walker's own topic for a duress escalation (DeviceDisclosure).
             guard DeviceDisclosure.mayTellDevice(about: event) else { continue }
-            try await bus.publish(Topic.delivery(event.walker).name(prefix: prefix),
-                                  payload: try SafeWalkJSON.encode(receipt), qos: .atLeastOnce)
+            try await bus.publish(
+                Topic.delivery(event.walker).name(prefix: prefix),
+                payload: try SafeWalkJSON.encode(receipt), qos: .atLeastOnce)
         }
     }
 }

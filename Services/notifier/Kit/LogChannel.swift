@@ -13,7 +13,8 @@ public struct LogChannel: NotificationChannel {
         [DeliveryTarget(key: "log", display: "log")]
     }
 
-    public func send(_ target: DeliveryTarget, plan: DeliveryPlan, event: EscalationEvent) async throws(ChannelFailure) {
+    public func send(_ target: DeliveryTarget, plan: DeliveryPlan, event: EscalationEvent) async throws(ChannelFailure)
+    {
         logger.notice("escalation", metadata: Self.metadata(plan: plan, event: event))
     }
 

@@ -9,23 +9,31 @@ import ServiceLifecycle
 /// The notifier's composition root, called by the executable's `ServiceRunner.run`.
 public enum Notifier {
     /// Reads the settings, opens `notifier.sqlite`, builds the enabled channels and the service.
-    public static func services(_ context: ServiceContext, clock: any NotifierClock = SystemNotifierClock()) async throws
+    public static func services(_ context: ServiceContext, clock: any NotifierClock = SystemNotifierClock())
+        async throws
         -> [any Service]
     {
         let settings = try NotifierSettings(context.configuration.environment)
-        let pool = try SQLiteStore.open(directory: context.configuration.dataDirectory, fileName: "notifier.sqlite",
-                                        migrator: DeliveryLedger.migrator, logger: context.logger)
-        let channels = makeChannels(settings, bus: context.bus, prefix: context.configuration.topicPrefix,
-                                    logger: context.logger)
+        let pool = try SQLiteStore.open(
+            directory: context.configuration.dataDirectory, fileName: "notifier.sqlite",
+            migrator: DeliveryLedger.migrator, logger: context.logger)
+        let channels = makeChannels(
+            settings, bus: context.bus, prefix: context.configuration.topicPrefix,
+            logger: context.logger)
         context.logger.info("notifier channels", metadata: ["channels": "\(channels.map(\.name))"])
-        return [try await NotifierService(settings: settings, bus: context.bus, prefix: context.configuration.topicPrefix,
-                                ledger: DeliveryLedger(pool: pool), channels: channels, clock: clock,
-                                logger: context.logger)]
+        return [
+            try await NotifierService(
+                settings: settings, bus: context.bus, prefix: context.configuration.topicPrefix,
+                ledger: DeliveryLedger(pool: pool), channels: channels, clock: clock,
+                logger: context.logger)
+        ]
     }
 
     /// The channels named in `SAFEWALK_CHANNELS`, in that order.
-    public static func makeChannels(_ settings: NotifierSettings, bus: any MessageBus, prefix: String,
-                                    logger: Logger) -> [any NotificationChannel] {
+    public static func makeChannels(
+        _ settings: NotifierSettings, bus: any MessageBus, prefix: String,
+        logger: Logger
+    ) -> [any NotificationChannel] {
         settings.channels.compactMap { name -> (any NotificationChannel)? in
             switch name {
             case "device": DeviceChannel(bus: bus, prefix: prefix)

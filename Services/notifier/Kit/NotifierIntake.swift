@@ -27,7 +27,8 @@ public enum NotifierIntake {
         case .escalation(let walker):
             let event: EscalationEvent
             do {
-                event = try SafeWalkJSON.decode(EscalationEvent.self, from: message.payload, maxBytes: maxEscalationBytes)
+                event = try SafeWalkJSON.decode(
+                    EscalationEvent.self, from: message.payload, maxBytes: maxEscalationBytes)
             } catch {
                 return .failure(Refusal(code: error.code, walker: walker, kind: .escalation))
             }

@@ -23,16 +23,20 @@ public struct NotifierService: Service {
     let contacts: MQTTSubscription
     let escalations: MQTTSubscription
 
-    public init(settings: NotifierSettings, bus: any MessageBus, prefix: String, ledger: DeliveryLedger,
-                channels: [any NotificationChannel], clock: any NotifierClock, logger: Logger,
-                book: ContactBook = ContactBook()) async throws {
+    public init(
+        settings: NotifierSettings, bus: any MessageBus, prefix: String, ledger: DeliveryLedger,
+        channels: [any NotificationChannel], clock: any NotifierClock, logger: Logger,
+        book: ContactBook = ContactBook()
+    ) async throws {
         self.book = book
         // Subscribed here, at build time, so that by the time the runner announces `online`
         // the notifier is listening. Contacts first, so their retained lists are on their way
         // before any escalation.
-        contacts = try await bus.subscribe(TopicFilter.everyWalker(.contacts, prefix: prefix).rawValue, qos: .atLeastOnce)
-        escalations = try await bus.subscribe(TopicFilter.everyWalker(.escalation, prefix: prefix).rawValue,
-                                              qos: .atLeastOnce)
+        contacts = try await bus.subscribe(
+            TopicFilter.everyWalker(.contacts, prefix: prefix).rawValue, qos: .atLeastOnce)
+        escalations = try await bus.subscribe(
+            TopicFilter.everyWalker(.escalation, prefix: prefix).rawValue,
+            qos: .atLeastOnce)
         self.settings = settings
         self.bus = bus
         self.prefix = prefix
@@ -40,14 +44,17 @@ public struct NotifierService: Service {
         self.channels = channels
         self.clock = clock
         self.logger = logger
-        runner = DeliveryRunner(ledger: ledger, channels: channels, policy: settings.retry, clock: clock, bus: bus,
-                                prefix: prefix, logger: logger)
+        runner = DeliveryRunner(
+            ledger: ledger, channels: channels, policy: settings.retry, clock: clock, bus: bus,
+            prefix: prefix, logger: logger)
         rejections = RejectionReporter(service: .notifier, prefix: prefix, bus: bus, logger: logger)
     }
 
     public func run() async throws {
         let unfinished = try ledger.unfinished()
-        if !unfinished.isEmpty { logger.notice("resuming unfinished deliveries", metadata: ["count": "\(unfinished.count)"]) }
+        if !unfinished.isEmpty {
+            logger.notice("resuming unfinished deliveries", metadata: ["count": "\(unfinished.count)"])
+        }
         await withDiscardingTaskGroup { group in
             group.addTask { [book, clock, settings] in
                 try? await clock.sleep(seconds: settings.contactsSettle)
@@ -80,7 +87,8 @@ public struct NotifierService: Service {
         case .success(.escalation(let event)): return event
         case .success(.contacts): return nil
         case .failure(let refusal):
-            await rejections.reject(reason: refusal.code, topicKind: refusal.kind, walker: refusal.walker, now: clock.now())
+            await rejections.reject(
+                reason: refusal.code, topicKind: refusal.kind, walker: refusal.walker, now: clock.now())
             return nil
         }
     }
@@ -90,7 +98,8 @@ public struct NotifierService: Service {
         case .success(.contacts(let walker, let list)): await book.update(walker, contacts: list)
         case .success(.escalation): break
         case .failure(let refusal):
-            await rejections.reject(reason: refusal.code, topicKind: refusal.kind, walker: refusal.walker, now: clock.now())
+            await rejections.reject(
+                reason: refusal.code, topicKind: refusal.kind, walker: refusal.walker, now: clock.now())
         }
     }
 
@@ -104,16 +113,20 @@ public struct NotifierService: Service {
                 return
             }
             let contacts = await book.contacts(for: event.walker)
-            plan = PlanBuilder.plan(for: event, contacts: contacts, emergency: settings.emergency,
-                                    now: clock.now(), timeZone: settings.timeZone)
+            plan = PlanBuilder.plan(
+                for: event, contacts: contacts, emergency: settings.emergency,
+                now: clock.now(), timeZone: settings.timeZone)
             let targets = channels.flatMap { channel in channel.targets(for: plan).map { (channel.name, $0) } }
             guard try ledger.admit(event, plan: plan, targets: targets, now: clock.now()) else {
                 logger.info("duplicate escalation ignored", metadata: meta)
                 return
             }
-            logger.notice("escalation accepted", metadata: meta.merging([
-                "reason": "\(event.reason.rawValue)", "level": "\(event.level.rawValue)",
-                "recipients": "\(plan.recipients.count)", "undialable": "\(plan.undialable.count)"]) { $1 })
+            logger.notice(
+                "escalation accepted",
+                metadata: meta.merging([
+                    "reason": "\(event.reason.rawValue)", "level": "\(event.level.rawValue)",
+                    "recipients": "\(plan.recipients.count)", "undialable": "\(plan.undialable.count)",
+                ]) { $1 })
         } catch {
             // Not admitted: a redelivery or the watchdog's re-publish will bring it back.
             logger.error("escalation could not be recorded", metadata: meta.merging(["error": "\(error)"]) { $1 })

@@ -19,24 +19,28 @@ public struct NotifierSettings: Sendable {
     public init(_ env: EnvironmentReader) throws(ConfigurationError) {
         channels = env.list("SAFEWALK_CHANNELS", default: ["device", "log"]).map { $0.lowercased() }
         for name in channels where !Self.knownChannels.contains(name) {
-            throw .invalid(name: "SAFEWALK_CHANNELS", value: name,
-                           expected: "a comma-separated list of " + Self.knownChannels.joined(separator: ", "))
+            throw .invalid(
+                name: "SAFEWALK_CHANNELS", value: name,
+                expected: "a comma-separated list of " + Self.knownChannels.joined(separator: ", "))
         }
         let number = env.string("SAFEWALK_EMERGENCY_NUMBER", default: "5124714441")
         guard PhoneNumber.normalise(number, minimumDigits: 3).dialable != nil else {
             throw .invalid(name: "SAFEWALK_EMERGENCY_NUMBER", value: number, expected: "a dialable number (3+ digits)")
         }
-        emergency = EmergencyNumber(label: env.string("SAFEWALK_EMERGENCY_LABEL", default: "Call UT Police"), number: number)
+        emergency = EmergencyNumber(
+            label: env.string("SAFEWALK_EMERGENCY_LABEL", default: "Call UT Police"), number: number)
         if let zone = env.string("SAFEWALK_TIME_ZONE") {
             guard let parsed = TimeZone(identifier: zone) else {
-                throw .invalid(name: "SAFEWALK_TIME_ZONE", value: zone, expected: "an IANA time zone such as America/Chicago")
+                throw .invalid(
+                    name: "SAFEWALK_TIME_ZONE", value: zone, expected: "an IANA time zone such as America/Chicago")
             }
             timeZone = parsed
         } else {
             timeZone = TimeZone.current
         }
         retry = RetryPolicy(
-            maxAttempts: try env.integer("SAFEWALK_NOTIFY_MAX_ATTEMPTS", default: RetryPolicy.defaultMaxAttempts, in: 1...100),
+            maxAttempts: try env.integer(
+                "SAFEWALK_NOTIFY_MAX_ATTEMPTS", default: RetryPolicy.defaultMaxAttempts, in: 1...100),
             baseDelay: try env.seconds("SAFEWALK_NOTIFY_BACKOFF", default: 1),
             maxDelay: try env.seconds("SAFEWALK_NOTIFY_BACKOFF_MAX", default: 60))
         contactsSettle = try env.seconds("SAFEWALK_CONTACTS_SETTLE", default: 2)
@@ -70,7 +74,8 @@ public struct NotifierSettings: Sendable {
             url: url, method: env.string("SAFEWALK_SMS_METHOD", default: "POST"),
             headers: try headers(env.values["SAFEWALK_SMS_HEADERS"] ?? ""),
             user: env.string("SAFEWALK_SMS_USER"), password: env.values["SAFEWALK_SMS_PASSWORD"],
-            template: env.values["SAFEWALK_SMS_TEMPLATE"].flatMap { $0.isEmpty ? nil : $0 } ?? "To={phone}&Body={message}",
+            template: env.values["SAFEWALK_SMS_TEMPLATE"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? "To={phone}&Body={message}",
             format: format, timeout: try env.seconds("SAFEWALK_SMS_TIMEOUT", default: 10))
     }
 
@@ -84,8 +89,11 @@ public struct NotifierSettings: Sendable {
                 // The value may be a secret: name the variable, never echo it.
                 throw .invalid(name: "SAFEWALK_SMS_HEADERS", value: "(hidden)", expected: "lines of 'Name: value'")
             }
-            result.append((String(text[..<colon]).trimmingCharacters(in: .whitespaces),
-                           String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+            result.append(
+                (
+                    String(text[..<colon]).trimmingCharacters(in: .whitespaces),
+                    String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                ))
         }
         return result
     }

@@ -50,12 +50,14 @@ public enum PlanBuilder {
                     recipients.append(.init(contactID: contact.id, name: contact.name, phone: number))
                 }
             case .dialable:
-                undialable.append(.init(
-                    contactID: contact.id, masked: PhoneNumber.masked(contact.phone),
-                    reason: contact.reason ?? .invalidCharacter))
+                undialable.append(
+                    .init(
+                        contactID: contact.id, masked: PhoneNumber.masked(contact.phone),
+                        reason: contact.reason ?? .invalidCharacter))
             case .undialable(let reason):
-                undialable.append(.init(
-                    contactID: contact.id, masked: PhoneNumber.masked(contact.phone), reason: reason))
+                undialable.append(
+                    .init(
+                        contactID: contact.id, masked: PhoneNumber.masked(contact.phone), reason: reason))
             }
         }
         return (recipients, undialable)

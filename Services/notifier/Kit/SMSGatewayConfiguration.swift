@@ -42,7 +42,8 @@ public struct SMSGatewayConfiguration: Sendable, Hashable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.url == rhs.url && lhs.method == rhs.method && lhs.user == rhs.user && lhs.password == rhs.password
             && lhs.template == rhs.template && lhs.format == rhs.format && lhs.timeout == rhs.timeout
-            && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
+            && lhs.headers.map(\.name) == rhs.headers.map(\.name)
+            && lhs.headers.map(\.value) == rhs.headers.map(\.value)
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(url); hasher.combine(template) }
@@ -67,11 +68,15 @@ extension SMSGatewayConfiguration {
             switch format {
             case .form:
                 headers["Content-Type"] = "application/x-www-form-urlencoded"
-                body = Data(Self.fill(template, phone: PercentEncoding.encode(phone),
-                                      message: PercentEncoding.encode(message)).utf8)
+                body = Data(
+                    Self.fill(
+                        template, phone: PercentEncoding.encode(phone),
+                        message: PercentEncoding.encode(message)
+                    ).utf8)
             case .json:
                 headers["Content-Type"] = "application/json"
-                body = Data(Self.fill(template, phone: Self.jsonEscaped(phone), message: Self.jsonEscaped(message)).utf8)
+                body = Data(
+                    Self.fill(template, phone: Self.jsonEscaped(phone), message: Self.jsonEscaped(message)).utf8)
             }
         }
         if let user {

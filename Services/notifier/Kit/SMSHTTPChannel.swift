@@ -19,7 +19,8 @@ public struct SMSHTTPChannel: NotificationChannel {
 
     public func targets(for plan: DeliveryPlan) -> [DeliveryTarget] { DeliveryTarget.contacts(of: plan) }
 
-    public func send(_ target: DeliveryTarget, plan: DeliveryPlan, event: EscalationEvent) async throws(ChannelFailure) {
+    public func send(_ target: DeliveryTarget, plan: DeliveryPlan, event: EscalationEvent) async throws(ChannelFailure)
+    {
         guard let phone = target.address else { throw .permanent("no number") }
         let rendered = configuration.request(phone: phone, message: plan.message)
         var request = HTTPClientRequest(url: rendered.url)
@@ -31,7 +32,8 @@ public struct SMSHTTPChannel: NotificationChannel {
         let status: Int
         let responseBody: Data
         do {
-            let response = try await client.execute(request, timeout: .milliseconds(Int64(configuration.timeout * 1000)))
+            let response = try await client.execute(
+                request, timeout: .milliseconds(Int64(configuration.timeout * 1000)))
             status = Int(response.status.code)
             let buffer = try await response.body.collect(upTo: 64 * 1024)
             responseBody = Data(buffer.readableBytesView)

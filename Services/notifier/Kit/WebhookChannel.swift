@@ -43,7 +43,8 @@ public struct WebhookChannel: NotificationChannel {
         "sha256=" + HMACSHA256.hex(HMACSHA256.authenticate(Array(body), key: secret))
     }
 
-    public func send(_ target: DeliveryTarget, plan: DeliveryPlan, event: EscalationEvent) async throws(ChannelFailure) {
+    public func send(_ target: DeliveryTarget, plan: DeliveryPlan, event: EscalationEvent) async throws(ChannelFailure)
+    {
         let body: Data
         do { body = try Self.body(plan: plan, event: event) } catch { throw .permanent("body could not be encoded") }
         var request = HTTPClientRequest(url: url)

@@ -23,15 +23,17 @@ final class Alarm<Element: Sendable>: Sendable {
             if armed?.deadline == deadline { return nil }
             let previous = armed?.task
             armed = deadline.map { deadline in
-                Armed(deadline: deadline, task: Task { [clock, queue] in
-                    do {
-                        try await clock.sleep(until: deadline)
-                    } catch {
-                        return  // cancelled: a different deadline took over
-                    }
-                    self.fired(deadline)
-                    queue.poke()
-                })
+                Armed(
+                    deadline: deadline,
+                    task: Task { [clock, queue] in
+                        do {
+                            try await clock.sleep(until: deadline)
+                        } catch {
+                            return  // cancelled: a different deadline took over
+                        }
+                        self.fired(deadline)
+                        queue.poke()
+                    })
             }
             return previous
         }

@@ -36,9 +36,11 @@ public struct InputDecoder: Sendable {
         guard let topic = Topic.parse(message.topic, prefix: prefix), let walker = topic.walker else {
             // Matched `{p}/+/channel` but did not parse: the walker level is not a valid id.
             let underPrefix = message.topic.hasPrefix(prefix + "/")
-            let channel = underPrefix ? message.topic.split(separator: "/").last.flatMap { WalkerChannel(path: String($0)) } : nil
-            throw InputRejection(code: channel == nil ? "unexpected_topic" : "invalid_walker",
-                                 topicKind: channel.map(TopicKind.init) ?? .rejected, walker: nil)
+            let channel =
+                underPrefix ? message.topic.split(separator: "/").last.flatMap { WalkerChannel(path: String($0)) } : nil
+            throw InputRejection(
+                code: channel == nil ? "unexpected_topic" : "invalid_walker",
+                topicKind: channel.map(TopicKind.init) ?? .rejected, walker: nil)
         }
         let kind = topic.kind
         func reject(_ code: String) -> InputRejection { InputRejection(code: code, topicKind: kind, walker: walker) }
@@ -70,7 +72,7 @@ public struct InputDecoder: Sendable {
                 throw rejection
             }
             guard action.id.count <= maxActionIDLength,
-                  !action.id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                !action.id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
             else { throw reject("invalid_action_id") }
             return .event(walker, .action(action))
         case .position:
@@ -94,14 +96,16 @@ public struct InputDecoder: Sendable {
     static func readableID(_ payload: Data) -> String? {
         struct Probe: Decodable { var id: String }
         guard let id = try? SafeWalkJSON.decode(Probe.self, from: payload).id,
-              !id.isEmpty, id.count <= CryForHelp.maxIDLength,
-              !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            !id.isEmpty, id.count <= CryForHelp.maxIDLength,
+            !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { return nil }
         return id
     }
 
-    private func decodeJSON<T: Decodable>(_ type: T.Type, _ data: Data,
-                                          _ reject: (String) -> InputRejection) throws(InputRejection) -> T {
+    private func decodeJSON<T: Decodable>(
+        _ type: T.Type, _ data: Data,
+        _ reject: (String) -> InputRejection
+    ) throws(InputRejection) -> T {
         do {
             return try SafeWalkJSON.decode(type, from: data, maxBytes: maxBytes)
         } catch {

@@ -43,28 +43,32 @@ public struct OutboxComposer {
         try actions.map { action in
             switch action {
             case .publishStatus(let status):
-                return OutboxItem(key: "status/\(walker)", kind: .status, walker: walker,
-                                  topic: Topic.status(walker).name(prefix: prefix),
-                                  payload: try status.jsonPayload(), retain: true, createdAt: now)
+                return OutboxItem(
+                    key: "status/\(walker)", kind: .status, walker: walker,
+                    topic: Topic.status(walker).name(prefix: prefix),
+                    payload: try status.jsonPayload(), retain: true, createdAt: now)
             case .prompt(let at, let replyBy):
                 let id = makeID()
-                return OutboxItem(key: id, kind: .prompt, walker: walker,
-                                  topic: Topic.prompt(walker).name(prefix: prefix),
-                                  payload: try SafeWalkJSON.encode(CheckInPrompt(id: id, at: at, replyBy: replyBy)),
-                                  retain: false, createdAt: now)
+                return OutboxItem(
+                    key: id, kind: .prompt, walker: walker,
+                    topic: Topic.prompt(walker).name(prefix: prefix),
+                    payload: try SafeWalkJSON.encode(CheckInPrompt(id: id, at: at, replyBy: replyBy)),
+                    retain: false, createdAt: now)
             case .answer(let result):
                 // One row per answered id: a repeat answered before the first answer went out
                 // replaces it rather than queueing a second copy.
                 let key = result.id.map { "answer/\(walker)/\($0)" } ?? makeID()
-                return OutboxItem(key: key, kind: .answer, walker: walker,
-                                  topic: Topic.actionResult(walker).name(prefix: prefix),
-                                  payload: try SafeWalkJSON.encode(result), retain: false, createdAt: now)
+                return OutboxItem(
+                    key: key, kind: .answer, walker: walker,
+                    topic: Topic.actionResult(walker).name(prefix: prefix),
+                    payload: try SafeWalkJSON.encode(result), retain: false, createdAt: now)
             case .escalate(let draft):
                 let id = makeID()
-                return OutboxItem(key: id, kind: .escalation, walker: walker,
-                                  topic: Topic.escalation(walker).name(prefix: prefix),
-                                  payload: try draft.event(id: id, walker: walker).jsonPayload(),
-                                  retain: false, createdAt: now)
+                return OutboxItem(
+                    key: id, kind: .escalation, walker: walker,
+                    topic: Topic.escalation(walker).name(prefix: prefix),
+                    payload: try draft.event(id: id, walker: walker).jsonPayload(),
+                    retain: false, createdAt: now)
             }
         }
     }

@@ -29,8 +29,10 @@ public final class OutboxPublisher: Sendable {
     private let escalationsSent = Counter(label: "safewalk_watchdog_escalations_published_total")
     private let publishFailures = Counter(label: "safewalk_watchdog_publish_failures_total")
 
-    public init(bus: any MessageBus, store: WatchStore, clock: any WatchClock, logger: Logger,
-                statusConcurrency: Int = 64, observer: Observer? = nil) {
+    public init(
+        bus: any MessageBus, store: WatchStore, clock: any WatchClock, logger: Logger,
+        statusConcurrency: Int = 64, observer: Observer? = nil
+    ) {
         self.bus = bus
         self.store = store
         self.clock = clock
@@ -90,15 +92,19 @@ public final class OutboxPublisher: Sendable {
     }
 
     private func publish(_ row: OutboxRow) async -> Bool {
-        let message = MQTTMessage(topic: row.item.topic, payload: row.item.payload, qos: .atLeastOnce,
-                                  retain: row.item.retain)
+        let message = MQTTMessage(
+            topic: row.item.topic, payload: row.item.payload, qos: .atLeastOnce,
+            retain: row.item.retain)
         do {
             try await bus.publish(message)
         } catch {
             // Shutdown or cancellation: the row stays unsent and is re-published on restart.
             publishFailures.increment()
-            logger.warning("publish failed; kept in outbox", metadata: [
-                "walker": "\(row.item.walker)", "kind": "\(row.item.kind.rawValue)", "error": "\(error)"])
+            logger.warning(
+                "publish failed; kept in outbox",
+                metadata: [
+                    "walker": "\(row.item.walker)", "kind": "\(row.item.kind.rawValue)", "error": "\(error)",
+                ])
             return false
         }
         if row.item.kind == .escalation {

@@ -34,8 +34,9 @@ public struct PINHasher: Sendable {
     /// New hashes for a `setPins`, under a fresh random salt.
     public func hashes(for change: PINChange) -> PINHashes {
         let salt = SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }
-        return PINHashes(salt: salt, cancel: hash(change.cancel, salt: salt),
-                         duress: change.duress.map { hash($0, salt: salt) })
+        return PINHashes(
+            salt: salt, cancel: hash(change.cancel, salt: salt),
+            duress: change.duress.map { hash($0, salt: salt) })
     }
 
     /// Which PIN `pin` is. Exactly one hash is computed and both stored hashes are compared in

@@ -53,8 +53,10 @@ public struct EscalationDraft: Hashable, Sendable {
     public var note: String?
     public var duress: Bool
 
-    public init(reason: EscalationReason, level: EscalationLevel, at: EpochSeconds, lastFix: FixSummary?,
-                walk: WalkPlan?, note: String? = nil, duress: Bool = false) {
+    public init(
+        reason: EscalationReason, level: EscalationLevel, at: EpochSeconds, lastFix: FixSummary?,
+        walk: WalkPlan?, note: String? = nil, duress: Bool = false
+    ) {
         self.reason = reason
         self.level = level
         self.at = at
@@ -65,8 +67,9 @@ public struct EscalationDraft: Hashable, Sendable {
     }
 
     public func event(id: String, walker: WalkerID) -> EscalationEvent {
-        EscalationEvent(id: id, walker: walker, reason: reason, level: level, at: at, lastFix: lastFix, walk: walk,
-                        note: note, duress: duress)
+        EscalationEvent(
+            id: id, walker: walker, reason: reason, level: level, at: at, lastFix: lastFix, walk: walk,
+            note: note, duress: duress)
     }
 }
 

@@ -4,8 +4,10 @@ import SafeWalkCore
 extension WatchMachine {
     /// Applies an action once and answers it; a repeat of a remembered id is answered again with
     /// the same answer and not applied.
-    func answer(_ action: Action, _ check: ActionCheck, to watch: inout Watch, now: EpochSeconds,
-                into decisions: inout Decisions) {
+    func answer(
+        _ action: Action, _ check: ActionCheck, to watch: inout Watch, now: EpochSeconds,
+        into decisions: inout Decisions
+    ) {
         if !action.id.isEmpty, let remembered = watch.recentActions.first(where: { $0.id == action.id }) {
             decisions.answers.append(.answer(DeviceDisclosure.answer(id: action.id, remembered.outcome)))
             return
@@ -18,8 +20,10 @@ extension WatchMachine {
         decisions.answers.append(.answer(DeviceDisclosure.answer(id: action.id, outcome, warnings: check.warnings)))
     }
 
-    private func apply(_ action: Action, _ check: ActionCheck, to watch: inout Watch, now: EpochSeconds,
-                       into decisions: inout Decisions) -> ActionOutcome {
+    private func apply(
+        _ action: Action, _ check: ActionCheck, to watch: inout Watch, now: EpochSeconds,
+        into decisions: inout Decisions
+    ) -> ActionOutcome {
         switch action.kind {
         case .start:
             if !watch.isWatching { beginWatch(&watch, now: now) }
@@ -42,8 +46,9 @@ extension WatchMachine {
             // A release the server never saw armed still calls for help: the hold may have been lost.
             let hold = watch.hold
             watch.hold = nil
-            escalate(&watch, .panic, level: hold?.level ?? .red, note: action.note ?? hold?.note, now: now,
-                     into: &decisions)
+            escalate(
+                &watch, .panic, level: hold?.level ?? .red, note: action.note ?? hold?.note, now: now,
+                into: &decisions)
         case .cancelHold:
             watch.hold = nil
         case .setPins, .clearPins:
@@ -54,8 +59,10 @@ extension WatchMachine {
 
     /// `stop`, `arrived` and `imSafe`. With a cancel PIN set, ending the incident the device knows
     /// about needs it; the duress PIN ends it for the device exactly as the cancel PIN would.
-    private func endIncident(_ kind: Action.Kind, _ pin: PINVerdict, _ watch: inout Watch, now: EpochSeconds,
-                             into decisions: inout Decisions) -> ActionOutcome {
+    private func endIncident(
+        _ kind: Action.Kind, _ pin: PINVerdict, _ watch: inout Watch, now: EpochSeconds,
+        into decisions: inout Decisions
+    ) -> ActionOutcome {
         let needsPIN = watch.pins != nil && watch.incident != nil
         switch pin {
         case .wrong where needsPIN:
@@ -90,8 +97,10 @@ extension WatchMachine {
 
     /// `setPins` / `clearPins`: changing PINs that are set needs the cancel PIN (the duress PIN
     /// seems to work, and raises the duress incident).
-    private func changePINs(_ kind: Action.Kind, _ check: ActionCheck, _ watch: inout Watch, now: EpochSeconds,
-                            into decisions: inout Decisions) -> ActionOutcome {
+    private func changePINs(
+        _ kind: Action.Kind, _ check: ActionCheck, _ watch: inout Watch, now: EpochSeconds,
+        into decisions: inout Decisions
+    ) -> ActionOutcome {
         var outcome = ActionOutcome.applied
         if watch.pins != nil {
             switch check.pin {
@@ -123,12 +132,16 @@ extension WatchMachine {
 
     /// The duress incident: red, flagged, and sent after everything the device sees. One per
     /// duress incident, like any other.
-    private func raiseDuress(_ watch: inout Watch, reason: EscalationReason, now: EpochSeconds,
-                             into decisions: inout Decisions) {
+    private func raiseDuress(
+        _ watch: inout Watch, reason: EscalationReason, now: EpochSeconds,
+        into decisions: inout Decisions
+    ) {
         guard watch.duress == nil else { return }
         watch.duress = Incident(reason: reason, level: .red, at: now)
-        decisions.silent.append(.escalate(EscalationDraft(
-            reason: reason, level: .red, at: now, lastFix: watch.lastFix, walk: watch.walk, duress: true)))
+        decisions.silent.append(
+            .escalate(
+                EscalationDraft(
+                    reason: reason, level: .red, at: now, lastFix: watch.lastFix, walk: watch.walk, duress: true)))
     }
 
     private func beginWatch(_ watch: inout Watch, now: EpochSeconds) {

@@ -67,14 +67,17 @@ public struct WatchMachine: Sendable {
             return
         }
         if let checkIn = watch.nextCheckInAt(thresholds), now >= checkIn,
-           let replyBy = EscalationRules.replyBy(watch.timers, thresholds: thresholds) {
+            let replyBy = EscalationRules.replyBy(watch.timers, thresholds: thresholds)
+        {
             watch.timers.promptSentAt = now
             decisions.prompts.append(.prompt(at: now, replyBy: replyBy))
         }
     }
 
-    private func apply(_ event: WatchEvent, to watch: inout Watch, now: EpochSeconds,
-                       into decisions: inout Decisions) {
+    private func apply(
+        _ event: WatchEvent, to watch: inout Watch, now: EpochSeconds,
+        into decisions: inout Decisions
+    ) {
         switch event {
         case .action(let action, let check):
             answer(action, check, to: &watch, now: now, into: &decisions)
@@ -112,11 +115,15 @@ public struct WatchMachine: Sendable {
 
     /// One incident, one escalation: while an incident lasts only a more severe level
     /// (amber → red) escalates again.
-    func escalate(_ watch: inout Watch, _ reason: EscalationReason, level: EscalationLevel, note: String? = nil,
-                  now: EpochSeconds, into decisions: inout Decisions) {
+    func escalate(
+        _ watch: inout Watch, _ reason: EscalationReason, level: EscalationLevel, note: String? = nil,
+        now: EpochSeconds, into decisions: inout Decisions
+    ) {
         if let incident = watch.incident, !(incident.level == .amber && level == .red) { return }
         watch.incident = Incident(reason: reason, level: level, at: now)
-        decisions.escalations.append(.escalate(EscalationDraft(
-            reason: reason, level: level, at: now, lastFix: watch.lastFix, walk: watch.walk, note: note)))
+        decisions.escalations.append(
+            .escalate(
+                EscalationDraft(
+                    reason: reason, level: level, at: now, lastFix: watch.lastFix, walk: watch.walk, note: note)))
     }
 }

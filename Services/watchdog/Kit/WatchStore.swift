@@ -14,29 +14,30 @@ public struct WatchStore: Sendable {
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE watch (
-                    walker TEXT PRIMARY KEY NOT NULL,
-                    watchedSince REAL, lastCheckInAt REAL, promptSentAt REAL, lastMovedAt REAL,
-                    walkETA REAL, offlineSince REAL, walkDestination TEXT,
-                    incidentReason TEXT, incidentLevel TEXT, incidentAt REAL,
-                    stateSince REAL NOT NULL,
-                    fixLat REAL, fixLon REAL, fixAcc REAL, fixTst REAL,
-                    concerned INTEGER NOT NULL, recentActions TEXT NOT NULL
-                );
-                CREATE TABLE outbox (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                    key TEXT NOT NULL UNIQUE,
-                    kind TEXT NOT NULL,
-                    walker TEXT NOT NULL,
-                    topic TEXT NOT NULL,
-                    payload BLOB NOT NULL,
-                    retain INTEGER NOT NULL,
-                    createdAt REAL NOT NULL,
-                    sentAt REAL
-                );
-                CREATE INDEX outbox_unsent ON outbox(seq) WHERE sentAt IS NULL;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE watch (
+                        walker TEXT PRIMARY KEY NOT NULL,
+                        watchedSince REAL, lastCheckInAt REAL, promptSentAt REAL, lastMovedAt REAL,
+                        walkETA REAL, offlineSince REAL, walkDestination TEXT,
+                        incidentReason TEXT, incidentLevel TEXT, incidentAt REAL,
+                        stateSince REAL NOT NULL,
+                        fixLat REAL, fixLon REAL, fixAcc REAL, fixTst REAL,
+                        concerned INTEGER NOT NULL, recentActions TEXT NOT NULL
+                    );
+                    CREATE TABLE outbox (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        key TEXT NOT NULL UNIQUE,
+                        kind TEXT NOT NULL,
+                        walker TEXT NOT NULL,
+                        topic TEXT NOT NULL,
+                        payload BLOB NOT NULL,
+                        retain INTEGER NOT NULL,
+                        createdAt REAL NOT NULL,
+                        sentAt REAL
+                    );
+                    CREATE INDEX outbox_unsent ON outbox(seq) WHERE sentAt IS NULL;
+                    """)
         }
         migrator.registerMigration("v2: hold-to-release, PINs, duress") { db in
             try db.execute(sql: WatchRow.v2Columns)
@@ -53,15 +54,18 @@ public struct WatchStore: Sendable {
             for watch in watches { try save.execute(arguments: WatchRow.arguments(watch)) }
             // A newer status replaces an older unsent one (new seq); prompts and escalations
             // have unique keys.
-            let insert = try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO outbox (key, kind, walker, topic, payload, retain, createdAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """)
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT OR REPLACE INTO outbox (key, kind, walker, topic, payload, retain, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """)
             var rows: [OutboxRow] = []
             rows.reserveCapacity(outbox.count)
             for item in outbox {
-                try insert.execute(arguments: [item.key, item.kind.rawValue, item.walker.rawValue, item.topic,
-                                               item.payload, item.retain, item.createdAt])
+                try insert.execute(arguments: [
+                    item.key, item.kind.rawValue, item.walker.rawValue, item.topic,
+                    item.payload, item.retain, item.createdAt,
+                ])
                 rows.append(OutboxRow(seq: db.lastInsertedRowID, item: item))
             }
             return rows
@@ -102,9 +106,11 @@ public struct WatchStore: Sendable {
         try database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE sentAt IS NULL ORDER BY seq").compactMap { row in
                 guard let kind = OutboxItem.Kind(rawValue: row["kind"]),
-                      let walker = WalkerID(validating: row["walker"]) else { return nil }
-                let item = OutboxItem(key: row["key"], kind: kind, walker: walker, topic: row["topic"],
-                                      payload: row["payload"], retain: row["retain"], createdAt: row["createdAt"])
+                    let walker = WalkerID(validating: row["walker"])
+                else { return nil }
+                let item = OutboxItem(
+                    key: row["key"], kind: kind, walker: walker, topic: row["topic"],
+                    payload: row["payload"], retain: row["retain"], createdAt: row["createdAt"])
                 return OutboxRow(seq: row["seq"], item: item)
             }
         }
@@ -114,8 +120,9 @@ public struct WatchStore: Sendable {
     public func escalationCount() throws -> (total: Int, unsent: Int) {
         try database.read { db in
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE kind = 'escalation'") ?? 0
-            let unsent = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM outbox WHERE kind = 'escalation' AND sentAt IS NULL") ?? 0
+            let unsent =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM outbox WHERE kind = 'escalation' AND sentAt IS NULL") ?? 0
             return (total, unsent)
         }
     }

@@ -13,12 +13,15 @@ public enum Watchdog {
         let database = try SQLiteStore.open(
             directory: configuration.dataDirectory, fileName: settings.databaseFile,
             migrator: WatchStore.migrator, logger: context.logger)
-        let reporter = RejectionReporter(service: .watchdog, prefix: configuration.topicPrefix, bus: context.bus,
-                                         logger: context.logger)
-        let options = WatchdogService.Options(prefix: configuration.topicPrefix, thresholds: configuration.thresholds,
-                                              maxPayloadBytes: settings.maxPayloadBytes)
-        let service = WatchdogService(bus: context.bus, store: WatchStore(database: database), clock: clock,
-                                      options: options, reporter: reporter, logger: context.logger)
+        let reporter = RejectionReporter(
+            service: .watchdog, prefix: configuration.topicPrefix, bus: context.bus,
+            logger: context.logger)
+        let options = WatchdogService.Options(
+            prefix: configuration.topicPrefix, thresholds: configuration.thresholds,
+            maxPayloadBytes: settings.maxPayloadBytes)
+        let service = WatchdogService(
+            bus: context.bus, store: WatchStore(database: database), clock: clock,
+            options: options, reporter: reporter, logger: context.logger)
         try await service.subscribeInputs()
         return [service]
     }

@@ -20,8 +20,10 @@ public final class WatchdogService: Service, Sendable {
         public var maxPayloadBytes: Int
         public var pinHasher: PINHasher
 
-        public init(prefix: String, thresholds: SafetyThresholds, maxPayloadBytes: Int = 16 * 1024,
-                    pinHasher: PINHasher = PINHasher()) {
+        public init(
+            prefix: String, thresholds: SafetyThresholds, maxPayloadBytes: Int = 16 * 1024,
+            pinHasher: PINHasher = PINHasher()
+        ) {
             self.prefix = prefix
             self.thresholds = thresholds
             self.maxPayloadBytes = maxPayloadBytes
@@ -40,8 +42,10 @@ public final class WatchdogService: Service, Sendable {
     private let ready = WorkQueue<Bool>()
     private let subscriptions = Mutex<[MQTTSubscription]?>(nil)
 
-    public init(bus: any MessageBus, store: WatchStore, clock: any WatchClock, options: Options,
-                reporter: RejectionReporter, logger: Logger, observer: OutboxPublisher.Observer? = nil) {
+    public init(
+        bus: any MessageBus, store: WatchStore, clock: any WatchClock, options: Options,
+        reporter: RejectionReporter, logger: Logger, observer: OutboxPublisher.Observer? = nil
+    ) {
         self.bus = bus
         self.store = store
         self.clock = clock
@@ -53,7 +57,9 @@ public final class WatchdogService: Service, Sendable {
 
     /// The input topics: every walker's position, reply, action and presence.
     public static func filters(prefix: String) -> [String] {
-        [WalkerChannel.position, .reply, .action, .presence].map { TopicFilter.everyWalker($0, prefix: prefix).rawValue }
+        [WalkerChannel.position, .reply, .action, .presence].map {
+            TopicFilter.everyWalker($0, prefix: prefix).rawValue
+        }
     }
 
     /// Suspends until the watches are restored and the inputs subscribed (for tests and benchmarks).
@@ -79,8 +85,12 @@ public final class WatchdogService: Service, Sendable {
         for watch in watches { engine.restore(watch) }
         let unsent = try store.unsent()
         publisher.enqueue(unsent)
-        logger.info("watches restored", metadata: [
-            "watches": "\(watches.count)", "unsentOutbox": "\(unsent.count)", "took": "\(ContinuousClock.now - started)"])
+        logger.info(
+            "watches restored",
+            metadata: [
+                "watches": "\(watches.count)", "unsentOutbox": "\(unsent.count)",
+                "took": "\(ContinuousClock.now - started)",
+            ])
 
         try await subscribeInputs()
         let subscriptions = self.subscriptions.withLock { $0 ?? [] }
@@ -129,7 +139,8 @@ public final class WatchdogService: Service, Sendable {
                 do {
                     outbox += try composer.items(for: walker, step.actions, now: now)
                 } catch {
-                    logger.critical("could not encode an outbox item", metadata: ["walker": "\(walker)", "error": "\(error)"])
+                    logger.critical(
+                        "could not encode an outbox item", metadata: ["walker": "\(walker)", "error": "\(error)"])
                 }
                 logDecisions(walker, step.actions)
             }
@@ -151,15 +162,17 @@ public final class WatchdogService: Service, Sendable {
             let toWrite = unsaved.merging(changed) { _, newer in newer }
             if await persistAndPublish(Array(toWrite.values), outbox, answers: &unsavedAnswers) {
                 if !unsaved.isEmpty {
-                    logger.notice("watches persisted again after a failed commit", metadata: ["watches": "\(unsaved.count)"])
+                    logger.notice(
+                        "watches persisted again after a failed commit", metadata: ["watches": "\(unsaved.count)"])
                 }
                 unsaved = [:]
             } else {
                 unsaved = toWrite
             }
             for rejection in rejections {
-                await reporter.reject(reason: rejection.code, topicKind: rejection.topicKind, walker: rejection.walker,
-                                      id: rejection.id, now: now)
+                await reporter.reject(
+                    reason: rejection.code, topicKind: rejection.topicKind, walker: rejection.walker,
+                    id: rejection.id, now: now)
             }
             let took = (ContinuousClock.now - started).components
             batchTimer.recordNanoseconds(took.seconds * 1_000_000_000 + took.attoseconds / 1_000_000_000)
@@ -175,16 +188,21 @@ public final class WatchdogService: Service, Sendable {
     /// answers are the exception: an answer promises the action is recorded, so they wait for a
     /// commit that succeeds (the device repeats meanwhile; the watch in memory drops the repeat).
     /// Returns false when the commit failed (the caller keeps the watches and the answers).
-    private func persistAndPublish(_ watches: [Watch], _ outbox: [OutboxItem],
-                                   answers: inout [OutboxItem]) async -> Bool {
+    private func persistAndPublish(
+        _ watches: [Watch], _ outbox: [OutboxItem],
+        answers: inout [OutboxItem]
+    ) async -> Bool {
         let items = answers + outbox
         do {
             publisher.enqueue(try await store.commit(watches: watches, outbox: items))
             answers = []
             return true
         } catch {
-            logger.critical("could not persist watches; publishing anyway, retrying the write", metadata: [
-                "watches": "\(watches.count)", "outbox": "\(outbox.count)", "error": "\(error)"])
+            logger.critical(
+                "could not persist watches; publishing anyway, retrying the write",
+                metadata: [
+                    "watches": "\(watches.count)", "outbox": "\(outbox.count)", "error": "\(error)",
+                ])
             publisher.enqueue(outbox.filter { $0.kind != .answer }.map { OutboxRow(seq: -1, item: $0) })
             answers = items.filter { $0.kind == .answer }
             return false
@@ -195,16 +213,22 @@ public final class WatchdogService: Service, Sendable {
         for action in actions {
             switch action {
             case .escalate(let draft):
-                logger.warning("escalating", metadata: [
-                    "walker": "\(walker)", "reason": "\(draft.reason.rawValue)", "level": "\(draft.level.rawValue)",
-                    "duress": "\(draft.duress)"])
+                logger.warning(
+                    "escalating",
+                    metadata: [
+                        "walker": "\(walker)", "reason": "\(draft.reason.rawValue)", "level": "\(draft.level.rawValue)",
+                        "duress": "\(draft.duress)",
+                    ])
             case .prompt:
                 logger.debug("check-in prompt", metadata: ["walker": "\(walker)"])
             case .publishStatus(let status):
                 logger.debug("status", metadata: ["walker": "\(walker)", "state": "\(status.state.rawValue)"])
             case .answer(let result):
-                logger.debug("action answered", metadata: [
-                    "walker": "\(walker)", "ok": "\(result.ok)", "error": "\(result.error?.code ?? "-")"])
+                logger.debug(
+                    "action answered",
+                    metadata: [
+                        "walker": "\(walker)", "ok": "\(result.ok)", "error": "\(result.error?.code ?? "-")",
+                    ])
             }
         }
     }

@@ -21,8 +21,10 @@ public enum ChatIntake {
         public var walker: WalkerID?
     }
 
-    public static func decode(_ message: MQTTMessage, prefix: String,
-                              limits: Limits) -> Result<(WalkerID, ChatEvent), Rejected> {
+    public static func decode(
+        _ message: MQTTMessage, prefix: String,
+        limits: Limits
+    ) -> Result<(WalkerID, ChatEvent), Rejected> {
         let topic = Topic.parse(message.topic, prefix: prefix)
         let kind: TopicKind = topic?.kind ?? (message.topic.hasSuffix("/prompt") ? .prompt : .reply)
         func reject(_ reason: String, _ walker: WalkerID? = nil) -> Result<(WalkerID, ChatEvent), Rejected> {
@@ -38,8 +40,9 @@ public enum ChatIntake {
         switch topic {
         case .prompt:
             do throws(PayloadError) {
-                let prompt = try SafeWalkJSON.decode(CheckInPrompt.self, from: message.payload,
-                                                     maxBytes: limits.maxPayloadBytes)
+                let prompt = try SafeWalkJSON.decode(
+                    CheckInPrompt.self, from: message.payload,
+                    maxBytes: limits.maxPayloadBytes)
                 guard !prompt.id.isEmpty, prompt.id.count <= 128 else { return reject("invalid_prompt_id", walker) }
                 return .success((walker, .prompt(prompt)))
             } catch {
