@@ -184,7 +184,10 @@ public enum CryForHelp {
         return id
     }
 
-    private static func usableID(_ text: String?) -> String? {
+    /// `text` if it can serve as an action id: 1 to ``maxIDLength`` characters, no control
+    /// character (a newline would split the watchdog's stored list). The one rule for every
+    /// reader of action ids: the strict decoder, a cry read generously, a refusal's answer.
+    public static func usableID(_ text: String?) -> String? {
         guard let text, !text.isEmpty, text.count <= maxIDLength,
             !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { return nil }

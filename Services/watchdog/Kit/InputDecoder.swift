@@ -21,11 +21,11 @@ public enum DecodedInput: Hashable, Sendable {
 
 /// Validates everything the watchdog reads: the walker comes from the topic (never from the
 /// payload), the payload must fit the size limit, carry `"v": 1` and decode to its type.
-/// Except a cry for help: on `action` and `reply`, ``CryForHelp`` reads it first, generously.
+/// Except a cry for help: on `action` (``CryForHelp``) and `reply` (``ReplyIntake``, which asks
+/// ``CryForHelp`` first), it is read generously.
 public struct InputDecoder: Sendable {
     public var prefix: String
     public var maxBytes: Int
-    public var maxActionIDLength = CryForHelp.maxIDLength
 
     public init(prefix: String, maxBytes: Int = 16 * 1024) {
         self.prefix = prefix
@@ -52,11 +52,9 @@ public struct InputDecoder: Sendable {
             return .event(walker, .presence(presence))
         case .reply:
             // A reply has no answer topic: a cry's warnings are only for actions.
-            if CryForHelp.read(message.payload, on: .reply) != nil {
-                return .event(walker, .reply(text: QuickReply.needHelp.text))
-            }
             switch ReplyIntake.read(message.payload, maxBytes: maxBytes) {
-            case .success(let reply): return .event(walker, .reply(text: reply.text))
+            case .success(.cryForHelp): return .event(walker, .reply(text: QuickReply.needHelp.text))
+            case .success(.reply(let reply)): return .event(walker, .reply(text: reply.text))
             case .failure(let refusal): throw reject(refusal.code)
             }
         case .action:
@@ -71,9 +69,7 @@ public struct InputDecoder: Sendable {
                 rejection.id = Self.readableID(message.payload)
                 throw rejection
             }
-            guard action.id.count <= maxActionIDLength,
-                !action.id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            else { throw reject("invalid_action_id") }
+            guard CryForHelp.usableID(action.id) != nil else { throw reject("invalid_action_id") }
             return .event(walker, .action(action))
         case .position:
             if message.payload.isEmpty { return .ignored }
@@ -95,11 +91,7 @@ public struct InputDecoder: Sendable {
     /// The `id` of a refused action, if it is a short string, so the device can match the answer.
     static func readableID(_ payload: Data) -> String? {
         struct Probe: Decodable { var id: String }
-        guard let id = try? SafeWalkJSON.decode(Probe.self, from: payload).id,
-            !id.isEmpty, id.count <= CryForHelp.maxIDLength,
-            !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else { return nil }
-        return id
+        return CryForHelp.usableID(try? SafeWalkJSON.decode(Probe.self, from: payload).id)
     }
 
     private func decodeJSON<T: Decodable>(

@@ -31,14 +31,11 @@ public enum ChatIntake {
             .failure(Rejected(reason: reason, topicKind: kind, walker: walker))
         }
         guard let topic, let walker = topic.walker else { return reject("invalid_topic") }
-        // A cry for help is answered however it came (the watchdog escalates it just the same).
-        if case .reply = topic, CryForHelp.read(message.payload, on: .reply) != nil {
-            return .success((walker, .reply(Reply(text: QuickReply.needHelp.text, quickReply: true, tst: 0))))
-        }
         // Neither topic is retained by contract; a retained one would be replayed on every restart.
-        guard !message.retain else { return reject("retained", walker) }
+        // Only a cry for help is answered even so.
         switch topic {
         case .prompt:
+            guard !message.retain else { return reject("retained", walker) }
             do throws(PayloadError) {
                 let prompt = try SafeWalkJSON.decode(
                     CheckInPrompt.self, from: message.payload,
@@ -50,11 +47,18 @@ public enum ChatIntake {
             }
         case .reply:
             switch ReplyIntake.read(message.payload, maxBytes: limits.maxPayloadBytes) {
-            case .success(let reply): return .success((walker, .reply(reply)))
-            case .failure(let refusal): return reject(refusal.code, walker)
+            case .success(.cryForHelp):
+                // Answered however it came (the watchdog escalates it just the same).
+                return .success((walker, .reply(Reply(text: QuickReply.needHelp.text, quickReply: true, tst: 0))))
+            case _ where message.retain:
+                return reject("retained", walker)
+            case .success(.reply(let reply)):
+                return .success((walker, .reply(reply)))
+            case .failure(let refusal):
+                return reject(refusal.code, walker)
             }
         default:
-            return reject("unexpected_topic", walker)
+            return reject(message.retain ? "retained" : "unexpected_topic", walker)
         }
     }
 }
