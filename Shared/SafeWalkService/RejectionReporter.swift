@@ -14,19 +14,15 @@ public final class RejectionReporter: Sendable {
     private let bus: any MessageBus
     private let logger: Logger
     private let counts = Mutex<[String: Int]>([:])
-    private let deviceTopicName: @Sendable (WalkerID) -> String
+    private let prefix: String
     private let deviceAnswers: Counter
-    private let failedDeviceAnswers: Counter
 
     public init(service: ServiceName, prefix: String, bus: any MessageBus, logger: Logger) {
         self.service = service
         self.topic = Topic.rejected(service).name(prefix: prefix)
-        deviceTopicName = { Topic.inputRejected($0).name(prefix: prefix) }
+        self.prefix = prefix
         deviceAnswers = Counter(
             label: "safewalk_rejections_answered_total", dimensions: [("service", service.rawValue)])
-        failedDeviceAnswers = Counter(
-            label: "safewalk_rejections_unanswered_total",
-            dimensions: [("service", service.rawValue)])
         self.bus = bus
         self.logger = logger
     }
@@ -71,15 +67,13 @@ public final class RejectionReporter: Sendable {
         guard let walker, InputRefusal.deviceInputs.contains(topicKind) else { return }
         do {
             let payload = try SafeWalkJSON.encode(InputRefusal(kind: topicKind, reason: reason, id: id))
-            try await bus.publish(MQTTMessage(topic: deviceTopicName(walker), payload: payload, qos: .atLeastOnce))
+            let deviceTopic = Topic.inputRejected(walker).name(prefix: prefix)
+            try await bus.publish(MQTTMessage(topic: deviceTopic, payload: payload, qos: .atLeastOnce))
             deviceAnswers.increment()
         } catch {
-            failedDeviceAnswers.increment()
-            logger.warning(
-                "rejection not answered to the device",
-                metadata: [
-                    "walker": "\(walker)", "error": "\(error)",
-                ])
+            SwallowedErrors.record(
+                error, service: service, site: "rejection_answer", message: "rejection not answered to the device",
+                logger: logger, level: .warning, metadata: ["walker": "\(walker)", "reason": "\(reason)"])
         }
     }
 
