@@ -153,7 +153,7 @@ public struct Action: Codable, Hashable, Sendable {
         try c.encode(kind.name, forKey: .action)
         try c.encode(id, forKey: .id)
         try c.encodeIfPresent(note, forKey: .note)
-        try c.encodeIfPresent(pin.map { String(decoding: $0.digits, as: UTF8.self) }, forKey: .pin)
+        try c.encodeIfPresent(pin?.wire, forKey: .pin)
         switch kind {
         case .panic(let level), .hold(let level):
             try c.encode(level, forKey: .level)
@@ -161,10 +161,16 @@ public struct Action: Codable, Hashable, Sendable {
             try c.encode(destination, forKey: .destination)
             try c.encode(minutes, forKey: .minutes)
         case .setPins(let change):
-            try c.encode(String(decoding: change.cancel.digits, as: UTF8.self), forKey: .cancelPin)
-            try c.encodeIfPresent(change.duress.map { String(decoding: $0.digits, as: UTF8.self) }, forKey: .duressPin)
+            try c.encode(change.cancel.wire, forKey: .cancelPin)
+            try c.encodeIfPresent(change.duress?.wire, forKey: .duressPin)
         case .start, .stop, .imSafe, .needHelp, .arrived, .holding, .release, .cancelHold, .clearPins:
             break
         }
     }
+}
+
+extension PIN {
+    /// The digits as a device sends them; only for encoding an action (the CLI and tests are
+    /// devices), never for a log line (``description`` is redacted).
+    fileprivate var wire: String { String(decoding: digits, as: UTF8.self) }
 }

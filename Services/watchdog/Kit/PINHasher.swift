@@ -39,13 +39,14 @@ public struct PINHasher: Sendable {
             duress: change.duress.map { hash($0, salt: salt) })
     }
 
-    /// Which PIN `pin` is. Exactly one hash is computed and both stored hashes are compared in
-    /// constant time whatever the PIN, so a duress PIN takes as long to check as a cancel PIN.
+    /// Which PIN `pin` is. Exactly one hash is computed, and for a walker with both PINs both
+    /// stored hashes are compared in constant time (`SymmetricKey`'s `==`) whatever was typed, so a
+    /// duress PIN takes as long to check as a cancel PIN.
     public func verdict(_ pin: PIN?, against stored: PINHashes?) -> PINVerdict {
         guard let pin, let stored else { return .notGiven }
         let typed = SymmetricKey(data: hash(pin, salt: stored.salt))
         let isCancel = typed == SymmetricKey(data: stored.cancel)
-        let isDuress = typed == SymmetricKey(data: stored.duress ?? stored.cancel) && stored.duress != nil
+        let isDuress = stored.duress.map { typed == SymmetricKey(data: $0) } ?? false
         if isDuress { return .duress }
         return isCancel ? .cancel : .wrong
     }
