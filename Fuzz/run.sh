@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 seconds=${1:-60}
 mkdir -p .build crashes
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
-    -module-name SafeWalkCoreFuzz ../Shared/SafeWalkCore/*.swift FuzzPayloadDecoders.swift \
+    -module-name SafeWalkCoreFuzz $(find ../Shared/SafeWalkCore -name '*.swift' | sort) FuzzPayloadDecoders.swift \
     -o .build/fuzz-decoders
 work=$(mktemp -d)
 cp corpus/* "$work"/

@@ -1,0 +1,32 @@
+/// The last accepted fix with the movement verdict (`{w}/position`, retained).
+/// Encoded flat: the fix's own fields plus `moved` and `lastMovedAt`, so a position can
+/// also be read as a fix.
+public struct PositionUpdate: Codable, Hashable, Sendable {
+    public var fix: LocationFix
+    /// Whether this fix proved movement (see ``MovementRule``).
+    public var moved: Bool
+    /// When movement was last proven (the first fix's time until then).
+    public var lastMovedAt: EpochSeconds
+
+    public init(fix: LocationFix, moved: Bool, lastMovedAt: EpochSeconds) {
+        self.fix = fix
+        self.moved = moved
+        self.lastMovedAt = lastMovedAt
+    }
+
+    private enum CodingKeys: String, CodingKey { case moved, lastMovedAt }
+
+    public init(from decoder: any Decoder) throws {
+        fix = try LocationFix(from: decoder)  // also checks `v`
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        moved = try container.decode(Bool.self, forKey: .moved)
+        lastMovedAt = try container.decode(EpochSeconds.self, forKey: .lastMovedAt)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try fix.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(moved, forKey: .moved)
+        try container.encode(lastMovedAt, forKey: .lastMovedAt)
+    }
+}
