@@ -7,7 +7,8 @@ cd "$(dirname "$0")"
 seconds=${1:-60}
 mkdir -p .build crashes
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
-    -module-name SafeWalkCoreFuzz $(find ../Shared/SafeWalkCore -name '*.swift' | sort) FuzzPayloadDecoders.swift \
+    -module-name SafeWalkCoreFuzz $(find ../Shared/SafeWalkCore -name '*.swift' | sort) \
+    ../Services/notifier/Kit/PercentEncoding.swift FuzzPayloadDecoders.swift \
     -o .build/fuzz-decoders
 work=$(mktemp -d)
 cp corpus/* "$work"/

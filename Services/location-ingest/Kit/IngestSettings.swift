@@ -43,7 +43,7 @@ public struct IngestSettings: Sendable, Hashable {
                 maxBytes: try env.integer("SAFEWALK_FIX_MAX_BYTES", default: defaults.maxBytes, in: 128...1_048_576),
                 maxAge: try env.seconds("SAFEWALK_FIX_MAX_AGE", default: defaults.maxAge),
                 maxFutureSkew: try env.seconds("SAFEWALK_FIX_MAX_FUTURE", default: defaults.maxFutureSkew)),
-            movement: MovementRule(thresholdMeters: configuration.thresholds.movementMeters),
+            movement: configuration.thresholds.movementRule,
             retention: try env.seconds("SAFEWALK_HISTORY_RETENTION", default: Self.defaultRetention),
             pruneInterval: try env.seconds("SAFEWALK_HISTORY_PRUNE_INTERVAL", default: 3600),
             positionInterval: try env.seconds("SAFEWALK_POSITION_INTERVAL", default: Self.defaultPositionInterval))

@@ -44,7 +44,4 @@ public struct SafetyThresholds: Codable, Hashable, Sendable {
         ]
         return fields.filter { !($0.1.isFinite && $0.1 > 0) }.map(\.0)
     }
-
-    /// The movement rule with this threshold.
-    public var movementRule: MovementRule { MovementRule(thresholdMeters: movementMeters) }
 }

@@ -3,7 +3,7 @@
 /// also be read as a fix.
 public struct PositionUpdate: Codable, Hashable, Sendable {
     public var fix: LocationFix
-    /// Whether this fix proved movement (see ``MovementRule``).
+    /// Whether this fix proved movement (location-ingest's movement rule).
     public var moved: Bool
     /// When movement was last proven (the first fix's time until then).
     public var lastMovedAt: EpochSeconds

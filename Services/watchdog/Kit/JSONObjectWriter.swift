@@ -1,4 +1,5 @@
 import Foundation
+import SafeWalkCore
 
 /// Writes one JSON object straight into bytes, for the two payloads the watchdog writes at every
 /// escalation (``EscalationEvent`` and ``WatchStatus``). Foundation's `JSONEncoder` spent ~10 µs

@@ -1,4 +1,5 @@
 import Foundation
+import SafeWalkCore
 
 /// The plain-words help message sent to contacts: who, why, when, where.
 ///

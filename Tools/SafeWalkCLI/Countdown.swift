@@ -1,3 +1,5 @@
+import SafeWalkCore
+
 /// The `mm:ss` countdown shown on the device.
 public enum Countdown {
     /// The largest number of whole minutes shown; longer times show as `9999:59`.

@@ -1,5 +1,6 @@
 import SafeWalkCore
 import Testing
+import WatchdogKit
 
 @Suite struct EscalationRulesTests {
     /// Watched since t0 and answering check-ins far ahead: only the rule under test can fire.
@@ -145,3 +146,6 @@ import Testing
         #expect(bad.invalidFields == ["checkInInterval", "noReplyAfter", "movementMeters"])
     }
 }
+
+/// 2023-11-14 22:13:20 UTC.
+private let t0: EpochSeconds = 1_700_000_000

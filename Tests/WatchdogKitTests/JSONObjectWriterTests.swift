@@ -1,7 +1,7 @@
 import Foundation
+import SafeWalkCore
 import Testing
-
-@testable import SafeWalkCore
+@testable import WatchdogKit
 
 /// The hand-written payloads must read exactly like the shared encoder's.
 @Suite struct JSONObjectWriterTests {

@@ -1,3 +1,4 @@
+import SafeWalkCLI
 import SafeWalkCore
 import Testing
 
@@ -39,3 +40,6 @@ import Testing
         #expect(Countdown.format(until: t0, now: t0 + 1) == "00:00")
     }
 }
+
+/// 2023-11-14 22:13:20 UTC.
+private let t0: EpochSeconds = 1_700_000_000

@@ -1,3 +1,4 @@
+import LocationIngestKit
 import SafeWalkCore
 import Testing
 
@@ -117,4 +118,18 @@ extension MovementVerdict {
         case .outOfOrder: "outOfOrder"
         }
     }
+}
+
+/// 2023-11-14 22:13:20 UTC.
+private let t0: EpochSeconds = 1_700_000_000
+
+private let austin = Coordinate(lat: 30.2849, lon: -97.7341)
+
+private func fix(at c: Coordinate, tst: EpochSeconds = t0, acc: Double? = 0) -> LocationFix {
+    LocationFix(lat: c.lat, lon: c.lon, tst: tst, acc: acc)
+}
+
+/// A point `meters` due north of `origin` (exact on the sphere: distance along a meridian).
+private func north(of origin: Coordinate, meters: Double) -> Coordinate {
+    Coordinate(lat: origin.lat + meters / Geo.earthRadiusMeters * 180 / .pi, lon: origin.lon)
 }

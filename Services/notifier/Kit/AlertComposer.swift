@@ -1,4 +1,5 @@
 import Foundation
+import SafeWalkCore
 
 /// The number behind the alert's call action (UT Police by default; docs/CONTRACT.md, `{w}/alert`).
 public struct EmergencyNumber: Hashable, Sendable {

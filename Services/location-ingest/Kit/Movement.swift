@@ -1,3 +1,5 @@
+import SafeWalkCore
+
 /// The position movement is measured from: the last fix that proved movement (or a more
 /// accurate fix taken since, see ``MovementRule``).
 public struct MovementAnchor: Codable, Hashable, Sendable {
@@ -93,4 +95,9 @@ public struct MovementRule: Hashable, Sendable {
         guard let old else { return true }
         return new < old
     }
+}
+
+extension SafetyThresholds {
+    /// The movement rule with this threshold (`SAFEWALK_MOVEMENT_METERS`).
+    public var movementRule: MovementRule { MovementRule(thresholdMeters: movementMeters) }
 }

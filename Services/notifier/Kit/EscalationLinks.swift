@@ -1,4 +1,5 @@
 import Foundation
+import SafeWalkCore
 
 /// A group `sms:` link and what went into it.
 public struct GroupSMS: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import SafeWalkCore
+
 /// The times the escalation rules look at for one walker. All optional: a missing time
 /// means the rule it feeds is not running.
 public struct WatchTimers: Codable, Hashable, Sendable {

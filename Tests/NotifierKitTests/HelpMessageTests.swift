@@ -1,4 +1,5 @@
 import Foundation
+import NotifierKit
 import SafeWalkCore
 import Testing
 
@@ -117,4 +118,11 @@ import Testing
         let composed = AlertComposer.compose(amber, name: "Alex", contacts: contacts, now: t0, timeZone: .gmt)
         #expect(composed.alert.title == "SafeWalk: alert")
     }
+}
+
+/// 2023-11-14 22:13:20 UTC.
+private let t0: EpochSeconds = 1_700_000_000
+
+private func walker() -> WalkerID {
+    WalkerID(validating: "alice")!
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NotifierKit
 import SafeWalkCore
 import Testing
 
