@@ -179,7 +179,8 @@ final class Fleet: Sendable {
             for await batch in chats.batches {
                 let now = epochNow()
                 for message in batch {
-                    guard case .chat(let walker)? = Topic.parse(message.topic), walker.rawValue.first == "w",
+                    guard let topic = Topic.parse(message.topic), topic.kind == .chat, let walker = topic.walker,
+                        walker.rawValue.first == "w",
                         let n = Int(walker.rawValue.dropFirst()), n < plan.walkers,
                         let chat = try? SafeWalkJSON.decode(ChatMessage.self, from: message.payload),
                         checkIns.contains(chat.text)

@@ -65,30 +65,30 @@ final class Observer: Sendable {
                     continue
                 }
                 guard let topic = Topic.parse(message.topic) else { continue }
-                switch topic {
-                case .prompt(let w):
+                switch (topic.kind, topic.subject) {
+                case (.prompt, .walker(let w)):
                     if let n = Self.walkerIndex(w),
                         let p = try? SafeWalkJSON.decode(CheckInPrompt.self, from: message.payload)
                     {
                         r.prompts[n, default: []].append(Prompt(at: p.at, replyBy: p.replyBy))
                     }
-                case .escalation(let w):
+                case (.escalation, .walker(let w)):
                     if let n = Self.walkerIndex(w),
                         let e = try? SafeWalkJSON.decode(EscalationEvent.self, from: message.payload)
                     {
                         r.escalations[n, default: []].append(
                             Escalation(id: e.id, reason: e.reason, at: e.at, received: now))
                     }
-                case .alert(let w):
+                case (.alert, .walker(let w)):
                     if let n = Self.walkerIndex(w) { r.alerts[n, default: []].append(now) }
-                case .contactsResult:
+                case (.contactsResult, _):
                     r.contactResults += 1
-                case .rejected(let service):
+                case (.rejected, .service(let service)):
                     let reason =
                         (try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any])?["reason"]
                         as? String
                     r.rejections["\(service)/\(reason ?? "?")", default: 0] += 1
-                case .serviceStatus(let service):
+                case (.serviceStatus, .service(let service)):
                     r.services[service.rawValue] = (message.string ?? "", now)
                 default:
                     break

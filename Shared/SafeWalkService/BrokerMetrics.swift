@@ -77,14 +77,14 @@ final class BrokerMetrics: MQTTObserver {
     /// message, so it splits the string instead of validating it (`Topic.parse`); the services
     /// validate what they consume.
     static func kind(of topic: String, prefix: String) -> String {
-        if topic.hasPrefix("owntracks/") { return TopicKind.owntracks.rawValue }
+        if topic.hasPrefix(Topic.Kind.owntracks.path + "/") { return Topic.Kind.owntracks.rawValue }
         guard topic.hasPrefix(prefix), topic.dropFirst(prefix.count).first == "/" else { return "other" }
         let rest = topic.dropFirst(prefix.count + 1)
-        guard let slash = rest.firstIndex(of: "/") else { return "other" }
-        switch rest[..<slash] {
-        case "_service": return TopicKind.serviceStatus.rawValue
-        case "_rejected": return TopicKind.rejected.rawValue
-        default: return WalkerChannel(path: String(rest[rest.index(after: slash)...]))?.rawValue ?? "other"
-        }
+        guard let first = rest.firstIndex(of: "/"), let last = rest.lastIndex(of: "/") else { return "other" }
+        // `{path}/{service}` first: a walker id never takes a service level.
+        let kind =
+            Topic.Kind(.service, path: String(rest[..<last]))
+            ?? Topic.Kind(.walker, path: String(rest[rest.index(after: first)...]))
+        return kind?.rawValue ?? "other"
     }
 }

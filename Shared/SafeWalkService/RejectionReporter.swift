@@ -34,7 +34,7 @@ public final class RejectionReporter: Sendable {
     ///   - walker: the walker id if it was valid.
     ///   - id: the action id, when one was readable, for the device's answer.
     public func reject(
-        reason: String, topicKind: TopicKind, walker: WalkerID? = nil, id: String? = nil,
+        reason: String, topicKind: Topic.Kind, walker: WalkerID? = nil, id: String? = nil,
         now: Double
     ) async {
         counts.withLock { $0[reason, default: 0] += 1 }
@@ -63,7 +63,7 @@ public final class RejectionReporter: Sendable {
     /// Tells the device that sent the input what was refused, on its own `{w}/rejected`, so a
     /// client with a bug learns of it instead of failing silently. Only for the walker's own
     /// input topics (the walker is the topic's, never the payload's).
-    private func answerDevice(reason: String, topicKind: TopicKind, walker: WalkerID?, id: String?) async {
+    private func answerDevice(reason: String, topicKind: Topic.Kind, walker: WalkerID?, id: String?) async {
         guard let walker, InputRefusal.deviceInputs.contains(topicKind) else { return }
         do {
             let payload = try SafeWalkJSON.encode(InputRefusal(kind: topicKind, reason: reason, id: id))

@@ -9,7 +9,7 @@ import Testing
 @Suite("End to end: no cry for help is lost", .serialized)
 struct HelpIntakeStoryTests {
     /// (topic channel, raw payload): each asks for help in its own broken way.
-    static let malformedCries: [(WalkerChannel, String)] = [
+    static let malformedCries: [(Topic.Kind, String)] = [
         (.action, #"{"action":"needHelp","id":"c1"}"#),  // no v
         (.action, #"{"v":2,"action":"needHelp","id":"c2"}"#),  // another v
         (.action, #"{"v":1,"action":"needHelp"}"#),  // no id
@@ -50,7 +50,7 @@ struct HelpIntakeStoryTests {
     }
 
     /// (channel, payload, the refusal the device must be told): malformed, and not help.
-    static let malformedOthers: [(WalkerChannel, String, String)] = [
+    static let malformedOthers: [(Topic.Kind, String, String)] = [
         (.action, #"{"v":1,"action":"start"}"#, "missing_field"),
         (.action, #"{"v":2,"action":"start","id":"x1"}"#, "unsupported_version"),
         (.action, #"{"v":1,"action":"teleport","id":"x2"}"#, "invalid_value"),
@@ -70,7 +70,7 @@ struct HelpIntakeStoryTests {
             try await judy.phone.publish(judy.topic(channel), payload: Data(payload.utf8))
         }
         // Replies are read by two services (watchdog and chat): each answers what it refused.
-        let expected = Self.malformedOthers.map { (TopicKind($0.0), $0.2) }
+        let expected = Self.malformedOthers.map { ($0.0, $0.2) }
         let answered = try await refusals.decoded(InputRefusal.self, count: expected.count + 2)
         for (kind, reason) in expected {
             #expect(answered.contains { $0.kind == kind && $0.reason == reason }, "\(kind) \(reason): \(answered)")

@@ -44,7 +44,7 @@ struct CorpusTests {
     @Test(arguments: [HostileFamily.truncation, .deepNesting, .notAnObject, .nonFinite, .numberAsString])
     func structuralDamageIsAlwaysRefused(_ family: HostileFamily) {
         let clearsRetained: Set<InputKind> = [.position, .contacts]
-        let cryChannels: [InputKind: WalkerChannel] = [.action: .action, .reply: .reply]
+        let cryChannels: [InputKind: Topic.Kind] = [.action: .action, .reply: .reply]
         for judged in Self.corpus.dropped where judged.hostile.family == family {
             let isCry =
                 cryChannels[judged.hostile.kind].map {

@@ -16,7 +16,7 @@ struct ExternalChannelTests {
         let (pool, directory) = try SQLiteStore.temporary(migrator: EscalationSubscriber.migrator)
         let file = directory.appendingPathComponent("escalations.jsonl")
         let observer = try await broker.client()
-        let receipts = try await observer.subscribe(TopicFilter.everyWalker(.delivery).rawValue, qos: .atLeastOnce)
+        let receipts = try await observer.subscribe(TopicFilter.every(.delivery).rawValue, qos: .atLeastOnce)
 
         func runChannel(_ body: @Sendable (MQTTClient) async throws -> Void) async throws {
             let client = try await broker.client("channel-example", username: "channel-example")

@@ -30,8 +30,8 @@ struct NotifierHarness {
         let ledger = DeliveryLedger(pool: pool)
         var logger = Logger(label: "test.notifier")
         logger.logLevel = .warning
-        let receipts = try await bus.subscribe(TopicFilter.everyWalker(.delivery).rawValue, qos: .atLeastOnce)
-        let alerts = try await bus.subscribe(TopicFilter.everyWalker(.alert).rawValue, qos: .atLeastOnce)
+        let receipts = try await bus.subscribe(TopicFilter.every(.delivery).rawValue, qos: .atLeastOnce)
+        let alerts = try await bus.subscribe(TopicFilter.every(.alert).rawValue, qos: .atLeastOnce)
         try await bus.publish(
             Topic.contacts(Fixtures.walker).name(),
             payload: SafeWalkJSON.encode(ContactList(contacts: contacts)), retain: true)

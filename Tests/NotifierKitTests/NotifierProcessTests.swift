@@ -18,8 +18,8 @@ struct NotifierProcessTests {
             "notifier-\(UUID().uuidString.prefix(8))")
         let observer = try await broker.client()
         let status = try await observer.subscribe(Topic.serviceStatus(.notifier).name(), qos: .atLeastOnce)
-        let receipts = try await observer.subscribe(TopicFilter.everyWalker(.delivery).rawValue, qos: .atLeastOnce)
-        let alerts = try await observer.subscribe(TopicFilter.everyWalker(.alert).rawValue, qos: .atLeastOnce)
+        let receipts = try await observer.subscribe(TopicFilter.every(.delivery).rawValue, qos: .atLeastOnce)
+        let alerts = try await observer.subscribe(TopicFilter.every(.alert).rawValue, qos: .atLeastOnce)
         let contacts = ContactList(contacts: [Fixtures.ana, Fixtures.ben, Self.cal])
         try await observer.publish(
             Topic.contacts(Fixtures.walker).name(), payload: SafeWalkJSON.encode(contacts), retain: true)
@@ -95,7 +95,7 @@ struct NotifierProcessTests {
             "notifier-\(UUID().uuidString.prefix(8))")
         let observer = try await broker.client()
         let status = try await observer.subscribe(Topic.serviceStatus(.notifier).name(), qos: .atLeastOnce)
-        let alerts = try await observer.subscribe(TopicFilter.everyWalker(.alert).rawValue, qos: .atLeastOnce)
+        let alerts = try await observer.subscribe(TopicFilter.every(.alert).rawValue, qos: .atLeastOnce)
         let env = ["SAFEWALK_CHANNELS": "device", "SAFEWALK_CONTACTS_SETTLE": "0.5"]
         func startNotifier() async throws -> ChildProcess {
             let process = try ServiceProcess.start(.notifier, broker: broker, environment: env, dataDirectory: dataDir)

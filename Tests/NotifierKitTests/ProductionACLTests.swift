@@ -19,7 +19,7 @@ struct ProductionACLTests {
         let broker = try await SecuredBroker.start(users: users)
         let operatorClient = try await broker.client(username: "operator", password: "o-secret")
         let receipts = try await operatorClient.subscribe(
-            TopicFilter.everyWalker(.delivery).rawValue, qos: .atLeastOnce)
+            TopicFilter.every(.delivery).rawValue, qos: .atLeastOnce)
         let status = try await operatorClient.subscribe(Topic.serviceStatus(.notifier).name(), qos: .atLeastOnce)
         let store = try await broker.client(username: "contacts-store", password: "s-secret")
         try await store.publish(

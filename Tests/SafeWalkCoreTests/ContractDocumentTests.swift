@@ -4,7 +4,7 @@ import Testing
 
 /// Holds `docs/CONTRACT.md` to the code, so the document cannot drift from it in either
 /// direction: every row of its topic table must be a topic ``Topic`` builds and parses, every
-/// ``TopicKind`` must have exactly one row and a payload section, every JSON example must be read
+/// ``Topic/Kind`` must have exactly one row and a payload section, every JSON example must be read
 /// by the code as a payload of its topic, and the reasons table must list exactly the
 /// ``EscalationReason``s, each with its level.
 ///
@@ -25,11 +25,13 @@ import Testing
     static let sampleDevice = DeviceName(validating: "phone")!
 
     /// One topic of every kind, for the sample walker, service and device.
-    static let sampleTopics: [Topic] =
-        WalkerChannel.allCases.map { Topic($0, walker: sampleWalker) } + [
-            .rejected(sampleService), .serviceStatus(sampleService),
-            .owntracks(user: sampleWalker, device: sampleDevice),
-        ]
+    static let sampleTopics: [Topic] = Topic.Kind.allCases.compactMap { kind in
+        switch kind.scope {
+        case .walker: Topic(kind, walker: sampleWalker)
+        case .service: Topic(kind, service: sampleService)
+        case .owntracks: .owntracks(user: sampleWalker, device: sampleDevice)
+        }
+    }
 
     static func document() throws -> String {
         // Tests/SafeWalkCoreTests/<this file> → the package root.
@@ -90,12 +92,12 @@ import Testing
     @Test func theSampleTopicsCoverEveryKind() {
         #expect(
             Self.sampleTopics.map(\.kind).sorted { $0.rawValue < $1.rawValue }
-                == TopicKind.allCases.sorted { $0.rawValue < $1.rawValue })
+                == Topic.Kind.allCases.sorted { $0.rawValue < $1.rawValue })
     }
 
     @Test func everyRowIsATopicTheCodeBuildsAndParses() throws {
         let rows = try Self.topicRows()
-        #expect(rows.count >= TopicKind.allCases.count)
+        #expect(rows.count >= Topic.Kind.allCases.count)
         for row in rows {
             let name = Self.expand(row.pattern)
             let topic = try #require(Topic.parse(name), "\(row) is not a topic the code parses")
@@ -109,7 +111,7 @@ import Testing
 
     @Test func everyTopicKindHasExactlyOneRow() throws {
         let kinds = try Self.topicRows().compactMap { Topic.parse(Self.expand($0.pattern))?.kind }
-        for kind in TopicKind.allCases {
+        for kind in Topic.Kind.allCases {
             #expect(kinds.filter { $0 == kind }.count == 1, "\(kind) needs exactly one row in the topic table")
         }
     }
@@ -130,7 +132,7 @@ import Testing
     }
 
     /// Reads one example as a payload of `kind`; throws when the code would refuse it.
-    static func read(_ payload: Data, as kind: TopicKind) throws {
+    static func read(_ payload: Data, as kind: Topic.Kind) throws {
         switch kind {
         case .fix, .owntracks:
             guard case .fix = try FixDecoder.parse(payload) else { throw PayloadError.invalidValue("_type") }
@@ -156,7 +158,7 @@ import Testing
     }
 
     @Test func everyExampleIsAPayloadTheCodeReads() throws {
-        var kind: TopicKind?
+        var kind: Topic.Kind?
         var fence: String?
         var examples = 0
         for line in try Self.document().split(separator: "\n") {
@@ -177,7 +179,7 @@ import Testing
                 }
             }
         }
-        #expect(examples >= TopicKind.allCases.count)
+        #expect(examples >= Topic.Kind.allCases.count)
     }
 
     @Test func theReasonsTableListsEveryEscalationReasonWithItsLevel() throws {

@@ -75,7 +75,7 @@ import Testing
         #expect(Self.malformedActions.count + Self.malformedReplies.count >= 40)
     }
 
-    static let lookAlikes: [(WalkerChannel, String)] = [
+    static let lookAlikes: [(Topic.Kind, String)] = [
         (.reply, #"{"v":1,"text":"I don't need help","tst":1}"#),
         (.reply, #"{"v":1,"text":"I need help with my homework","tst":1}"#),
         (.reply, #"{"v":1,"text":"helpful","tst":1}"#),
@@ -95,7 +95,7 @@ import Testing
     ]
 
     @Test(arguments: lookAlikes)
-    func lookAlikesAreNotHelp(channel: WalkerChannel, payload: String) {
+    func lookAlikesAreNotHelp(channel: Topic.Kind, payload: String) {
         #expect(CryForHelp.read(Data(payload.utf8), on: channel) == nil, "\(payload)")
     }
 

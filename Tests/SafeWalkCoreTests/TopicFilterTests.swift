@@ -2,22 +2,22 @@ import SafeWalkCore
 import Testing
 
 @Suite struct TopicFilterTests {
-    @Test func everyWalkerFiltersPutAPlusWhereTheWalkerGoes() {
-        #expect(TopicFilter.everyWalker(.fix).rawValue == "safewalk/+/fix")
-        #expect(TopicFilter.everyWalker(.escalation, prefix: "t1").rawValue == "t1/+/escalation")
-        #expect(TopicFilter.everyWalker(.contactsAdd).rawValue == "safewalk/+/contacts/add")
+    @Test func everyKindFilterPutsAPlusWhereTheWalkerOrServiceGoes() {
+        #expect(TopicFilter.every(.fix).rawValue == "safewalk/+/fix")
+        #expect(TopicFilter.every(.escalation, prefix: "t1").rawValue == "t1/+/escalation")
+        #expect(TopicFilter.every(.contactsAdd).rawValue == "safewalk/+/contacts/add")
     }
 
     @Test func serviceFiltersCoverEveryService() {
-        #expect(TopicFilter.owntracks.rawValue == "owntracks/+/+")
-        #expect(TopicFilter.serviceStatuses().rawValue == "safewalk/_service/+")
-        #expect(TopicFilter.rejections(prefix: "p").rawValue == "p/_rejected/+")
+        #expect(TopicFilter.every(.owntracks, prefix: "p").rawValue == "owntracks/+/+")
+        #expect(TopicFilter.every(.serviceStatus).rawValue == "safewalk/_service/+")
+        #expect(TopicFilter.every(.rejected, prefix: "p").rawValue == "p/_rejected/+")
         #expect(TopicFilter.walker(walker("bob")).rawValue == "safewalk/bob/#")
         #expect(TopicFilter.everything().rawValue == "safewalk/#")
     }
 
-    @Test func everyWalkerFilterMatchesThatChannelForAnyWalkerOnly() {
-        let filter = TopicFilter.everyWalker(.fix)
+    @Test func everyKindFilterMatchesThatKindForAnyWalkerOnly() {
+        let filter = TopicFilter.every(.fix)
         #expect(filter.matches(Topic.fix(walker("alice")).name()))
         #expect(filter.matches(Topic.fix(walker("bob")).name()))
         #expect(!filter.matches(Topic.position(walker("alice")).name()))
@@ -26,9 +26,10 @@ import Testing
     }
 
     @Test func ownTracksFilterMatchesEveryDeviceButNotOurTopics() {
-        #expect(TopicFilter.owntracks.matches("owntracks/alice/phone"))
-        #expect(!TopicFilter.owntracks.matches("owntracks/alice"))
-        #expect(!TopicFilter.owntracks.matches("safewalk/alice/fix"))
+        let filter = TopicFilter.every(.owntracks)
+        #expect(filter.matches("owntracks/alice/phone"))
+        #expect(!filter.matches("owntracks/alice"))
+        #expect(!filter.matches("safewalk/alice/fix"))
     }
 
     @Test func hashMatchesTheParentAndEverythingBelow() {

@@ -28,7 +28,7 @@ let everyTopic: [(Topic, String)] = [
 @Suite struct TopicTests {
     @Test func everyTopicHasItsDesignName() {
         for (topic, name) in everyTopic { #expect(topic.name() == name) }
-        #expect(Set(everyTopic.map(\.0.kind)) == Set(TopicKind.allCases))  // the list is complete
+        #expect(Set(everyTopic.map(\.0.kind)) == Set(Topic.Kind.allCases))  // the list is complete
     }
 
     @Test(arguments: ["safewalk", "test-run-7", "tenant/a/safewalk"])
@@ -75,22 +75,40 @@ let everyTopic: [(Topic, String)] = [
         #expect(Topic.parse("safewalk/_service/fix") == .serviceStatus(ServiceName(validating: "fix")!))
     }
 
-    @Test func walkerChannelsBuildAndSplitTopics() {
-        for channel in WalkerChannel.allCases {
-            let topic = Topic(channel, walker: walker("w1"))
-            #expect(topic.walkerChannel?.channel == channel)
-            #expect(topic.walkerChannel?.walker == walker("w1"))
-            #expect(WalkerChannel(path: channel.path) == channel)
-            #expect(TopicKind(channel).rawValue == channel.rawValue)
-            #expect(topic.kind == TopicKind(channel))
+    @Test func everyKindIsFoundByItsScopeAndPath() {
+        for kind in Topic.Kind.allCases {
+            #expect(Topic.Kind(kind.scope, path: kind.path) == kind)
+            #expect(kind.isPerWalker == (kind.scope == .walker))
         }
+        #expect(Topic.Kind(.walker, path: "_rejected") == nil)
+        #expect(Topic.Kind(.service, path: "rejected") == nil)
+    }
+
+    @Test func aKindBuildsATopicOnlyForASubjectOfItsScope() throws {
+        for kind in Topic.Kind.allCases {
+            let forWalker = Topic(kind, walker: walker("w1"))
+            let forService = Topic(kind, service: .notifier)
+            #expect((forWalker != nil) == (kind.scope == .walker), "\(kind)")
+            #expect((forService != nil) == (kind.scope == .service), "\(kind)")
+            #expect(forWalker.map { $0.kind == kind && $0.subject == .walker(walker("w1")) } ?? true)
+            #expect(forService.map { $0.kind == kind && $0.subject == .service(.notifier) } ?? true)
+        }
+        #expect(try #require(Topic(.contactsAdd, walker: walker("w1"))) == .contactsAdd(walker("w1")))
+        #expect(try #require(Topic(.serviceStatus, service: .watchdog)) == .serviceStatus(.watchdog))
     }
 
     @Test func walkerIsTheOwntracksUserAndAbsentForServices() {
         #expect(Topic.owntracks(user: walker("bob"), device: DeviceName(validating: "d")!).walker == walker("bob"))
         #expect(Topic.serviceStatus(.watchdog).walker == nil)
-        #expect(Topic.rejected(.notifier).walkerChannel == nil)
+        #expect(Topic.rejected(.notifier).service == .notifier)
         #expect(Topic.escalation(walker("carol")).walker == walker("carol"))
+        #expect(Topic.escalation(walker("carol")).service == nil)
+    }
+
+    @Test func walkersCannotTakeAServiceLevel() {
+        for kind in Topic.Kind.allCases where kind.scope == .service {
+            #expect(WalkerID(validating: kind.path) == nil, "\(kind)")
+        }
     }
 
     @Test(arguments: ["safewalk", "a/b", "test-123", "sw_2"])

@@ -36,7 +36,7 @@ struct MetricsEndpointTests {
             metrics.contains(#"safewalk_mqtt_messages_published_total{service="contacts-store",kind="serviceStatus"}"#),
             "\(metrics)")
         // Every subscription's buffer high-water mark, 0 while nothing has queued up.
-        let contactsAdd = TopicFilter.everyWalker(.contactsAdd, prefix: "safewalk").rawValue
+        let contactsAdd = TopicFilter.every(.contactsAdd, prefix: "safewalk").rawValue
         #expect(
             metrics.contains(
                 #"safewalk_mqtt_subscription_buffer_high_water_mark{service="contacts-store",filter="\#(contactsAdd)"} 0"#

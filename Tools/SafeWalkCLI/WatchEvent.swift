@@ -23,7 +23,7 @@ public enum WatchEvent: Sendable, Equatable {
     case service(ServiceName, Presence)
     case rejection(Rejection)
     /// A payload that does not fit the contract; shown, never fatal.
-    case unreadable(TopicKind, reason: String)
+    case unreadable(Topic.Kind, reason: String)
 
     /// The walker (if any) and event for a message; nil for topics watch does not show (raw
     /// fixes, contact add/remove requests with phone numbers, foreign topics).
@@ -41,7 +41,7 @@ public enum WatchEvent: Sendable, Equatable {
             Presence(payload: data).map(wrap) ?? .unreadable(topic.kind, reason: "not online/offline")
         }
         let event: WatchEvent
-        switch topic {
+        switch topic.kind {
         case .status: event = json(WatchStatus.self, WatchEvent.status)
         case .prompt: event = json(CheckInPrompt.self, WatchEvent.prompt)
         case .chat: event = json(ChatMessage.self, WatchEvent.chat)
@@ -54,7 +54,9 @@ public enum WatchEvent: Sendable, Equatable {
         case .delivery: event = json(DeliveryReceipt.self, WatchEvent.delivery)
         case .contacts: event = json(ContactList.self) { .contacts(count: $0.contacts.count) }
         case .contactsResult: event = json(ContactResult.self, WatchEvent.contactsResult)
-        case .serviceStatus(let name): event = presence { .service(name, $0) }
+        case .serviceStatus:
+            guard let name = topic.service else { return nil }
+            event = presence { .service(name, $0) }
         case .rejected: event = json(Rejection.self, WatchEvent.rejection)
         case .actionResult: event = json(ActionResult.self, WatchEvent.actionResult)
         case .inputRejected: event = json(InputRefusal.self, WatchEvent.inputRefusal)

@@ -20,21 +20,22 @@ public enum ContactIntake: Hashable, Sendable {
     /// The walker is known but the payload is not a command: answer them on their result topic.
     case unreadable(WalkerID, ContactResult.Operation, PayloadError)
     /// No valid walker: nobody to answer, only an operator report.
-    case invalidTopic(kind: TopicKind)
+    case invalidTopic(kind: Topic.Kind)
 
     /// Commands are small; anything bigger is refused before parsing.
     public static let maxBytes = 4 * 1024
 
     public static func read(topic: String, payload: Data, prefix: String) -> ContactIntake {
-        switch Topic.parse(topic, prefix: prefix) {
-        case .contactsAdd(let walker)?:
+        let parsed = Topic.parse(topic, prefix: prefix)
+        switch (parsed?.kind, parsed?.walker) {
+        case (.contactsAdd?, let walker?):
             do {
                 return .command(
                     walker, .add(try SafeWalkJSON.decode(ContactAdd.self, from: payload, maxBytes: maxBytes)))
             } catch {
                 return .unreadable(walker, .add, error)
             }
-        case .contactsRemove(let walker)?:
+        case (.contactsRemove?, let walker?):
             do {
                 return .command(
                     walker, .remove(try SafeWalkJSON.decode(ContactRemove.self, from: payload, maxBytes: maxBytes)))

@@ -36,9 +36,9 @@ public struct ContactsStoreService: Service {
     /// `{p}/+/contacts/add` and `{p}/+/contacts/remove` at QoS 1.
     public static func subscribe(bus: any MessageBus, prefix: String) async throws -> [MQTTSubscription] {
         [
-            try await bus.subscribe(TopicFilter.everyWalker(.contactsAdd, prefix: prefix).rawValue, qos: .atLeastOnce),
+            try await bus.subscribe(TopicFilter.every(.contactsAdd, prefix: prefix).rawValue, qos: .atLeastOnce),
             try await bus.subscribe(
-                TopicFilter.everyWalker(.contactsRemove, prefix: prefix).rawValue, qos: .atLeastOnce),
+                TopicFilter.every(.contactsRemove, prefix: prefix).rawValue, qos: .atLeastOnce),
         ]
     }
 

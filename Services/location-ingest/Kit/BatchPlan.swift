@@ -23,7 +23,7 @@ public struct BatchPlan: Sendable {
     /// so intermediate positions would be overwritten at once. `moved` is true when any fix in
     /// the batch proved movement, so coalescing never hides movement.
     public var positions: [WalkerID: PositionUpdate] = [:]
-    public var rejections: [(reason: String, kind: TopicKind, walker: WalkerID?)] = []
+    public var rejections: [(reason: String, kind: Topic.Kind, walker: WalkerID?)] = []
     public var ignored: [(walker: WalkerID, type: String)] = []
     public var accepted = 0
     public var outOfOrder = 0

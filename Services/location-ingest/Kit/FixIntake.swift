@@ -8,7 +8,7 @@ public enum IntakeOutcome: Hashable, Sendable {
     /// A well-formed OwnTracks message that is not a location (`lwt`, `transition`, ...).
     case ignored(WalkerID, type: String)
     /// Refused: a stable reason code, the kind of topic it came on, the walker if valid.
-    case rejected(reason: String, kind: TopicKind, walker: WalkerID?)
+    case rejected(reason: String, kind: Topic.Kind, walker: WalkerID?)
 }
 
 /// Reads the walker from the topic and the fix from the payload. Pure: no IO, no clock.
@@ -20,7 +20,7 @@ public enum FixIntake {
 
     /// Who a topic is about: the walker and topic kind, or the rejection of the topic.
     public enum Route: Hashable, Sendable {
-        case walker(WalkerID, TopicKind)
+        case walker(WalkerID, Topic.Kind)
         case rejected(IntakeOutcome)
     }
 
@@ -34,17 +34,16 @@ public enum FixIntake {
 
     /// Parses a topic (callers may cache the answer per topic: it depends on nothing else).
     public static func route(_ topic: String, prefix: String) -> Route {
-        switch Topic.parse(topic, prefix: prefix) {
-        case .fix(let w)?: .walker(w, .fix)
-        case .owntracks(let user, _)?: .walker(user, .owntracks)
-        default: .rejected(topicRejection(topic, prefix: prefix))
-        }
+        guard let parsed = Topic.parse(topic, prefix: prefix), parsed.kind == .fix || parsed.kind == .owntracks,
+            let walker = parsed.walker
+        else { return .rejected(topicRejection(topic, prefix: prefix)) }
+        return .walker(walker, parsed.kind)
     }
 
     /// Reads a payload that arrived on an already parsed topic.
     public static func read(route: Route, payload: Data, now: EpochSeconds, policy: FixPolicy) -> IntakeOutcome {
         let walker: WalkerID
-        let kind: TopicKind
+        let kind: Topic.Kind
         switch route {
         case .rejected(let outcome): return outcome
         case .walker(let w, let k): (walker, kind) = (w, k)
@@ -62,8 +61,8 @@ public enum FixIntake {
     /// Says why a topic that reached us is unacceptable, without echoing it.
     private static func topicRejection(_ topic: String, prefix: String) -> IntakeOutcome {
         let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
-        let isOwnTracks = levels.first == "owntracks"
-        let kind: TopicKind = isOwnTracks ? .owntracks : .fix
+        let isOwnTracks = levels.first.map(String.init) == Topic.Kind.owntracks.path
+        let kind: Topic.Kind = isOwnTracks ? .owntracks : .fix
         let walkerIndex = isOwnTracks ? 1 : prefix.split(separator: "/").count
         if walkerIndex < levels.count, WalkerID(validating: String(levels[walkerIndex])) == nil,
             !topic.contains("+"), !topic.contains("#")

@@ -62,8 +62,8 @@ public struct LocationIngestService: Service {
     /// `{p}/+/fix` and `owntracks/+/+` at QoS 1.
     public static func subscribe(bus: any MessageBus, prefix: String) async throws -> [MQTTSubscription] {
         [
-            try await bus.subscribe(TopicFilter.everyWalker(.fix, prefix: prefix).rawValue, qos: .atLeastOnce),
-            try await bus.subscribe(TopicFilter.owntracks.rawValue, qos: .atLeastOnce),
+            try await bus.subscribe(TopicFilter.every(.fix, prefix: prefix).rawValue, qos: .atLeastOnce),
+            try await bus.subscribe(TopicFilter.every(.owntracks).rawValue, qos: .atLeastOnce),
         ]
     }
 

@@ -53,7 +53,7 @@ public struct EscalationSubscriber: Service {
     /// Subscribes to `{p}/+/escalation` (separate from ``consume(_:)`` so a caller can know
     /// when it is listening).
     public func subscribe() async throws -> MQTTSubscription {
-        try await bus.subscribe(TopicFilter.everyWalker(.escalation, prefix: prefix).rawValue, qos: .atLeastOnce)
+        try await bus.subscribe(TopicFilter.every(.escalation, prefix: prefix).rawValue, qos: .atLeastOnce)
     }
 
     /// Handles escalations until the subscription ends or a graceful shutdown.

@@ -19,12 +19,13 @@ public enum NotifierIntake {
     public struct Refusal: Error, Sendable, Hashable {
         public var code: String
         public var walker: WalkerID?
-        public var kind: TopicKind
+        public var kind: Topic.Kind
     }
 
     public static func classify(_ message: MQTTMessage, prefix: String) -> Result<Input, Refusal> {
-        switch Topic.parse(message.topic, prefix: prefix) {
-        case .escalation(let walker):
+        let topic = Topic.parse(message.topic, prefix: prefix)
+        switch (topic?.kind, topic?.walker) {
+        case (.escalation?, let walker?):
             let event: EscalationEvent
             do {
                 event = try SafeWalkJSON.decode(
@@ -39,7 +40,7 @@ public enum NotifierIntake {
                 return .failure(Refusal(code: "invalid_id", walker: walker, kind: .escalation))
             }
             return .success(.escalation(event))
-        case .contacts(let walker):
+        case (.contacts?, let walker?):
             // An empty retained message clears the list.
             if message.payload.isEmpty { return .success(.contacts(walker, nil)) }
             do {

@@ -6,7 +6,7 @@ import SafeWalkMQTT
 /// walker when they were readable.
 public struct InputRejection: Error, Hashable, Sendable {
     public var code: String
-    public var topicKind: TopicKind
+    public var topicKind: Topic.Kind
     public var walker: WalkerID?
     /// The action id, when one was readable, so the device's answer can name it.
     public var id: String?
@@ -34,18 +34,18 @@ public struct InputDecoder: Sendable {
 
     public func decode(_ message: MQTTMessage, now: EpochSeconds) throws(InputRejection) -> DecodedInput {
         guard let topic = Topic.parse(message.topic, prefix: prefix), let walker = topic.walker else {
-            // Matched `{p}/+/channel` but did not parse: the walker level is not a valid id.
+            // Matched `{p}/+/{kind}` but did not parse: the walker level is not a valid id.
             let underPrefix = message.topic.hasPrefix(prefix + "/")
-            let channel =
-                underPrefix ? message.topic.split(separator: "/").last.flatMap { WalkerChannel(path: String($0)) } : nil
+            let kind =
+                underPrefix
+                ? message.topic.split(separator: "/").last.flatMap { Topic.Kind(.walker, path: String($0)) } : nil
             throw InputRejection(
-                code: channel == nil ? "unexpected_topic" : "invalid_walker",
-                topicKind: channel.map(TopicKind.init) ?? .rejected, walker: nil)
+                code: kind == nil ? "unexpected_topic" : "invalid_walker", topicKind: kind ?? .rejected, walker: nil)
         }
         let kind = topic.kind
         func reject(_ code: String) -> InputRejection { InputRejection(code: code, topicKind: kind, walker: walker) }
         if message.payload.count > maxBytes { throw reject("too_large") }
-        switch topic {
+        switch kind {
         case .presence:
             if message.payload.isEmpty { return .ignored }
             guard let presence = Presence(payload: message.payload) else { throw reject("invalid_presence") }

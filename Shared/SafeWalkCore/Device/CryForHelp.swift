@@ -57,7 +57,7 @@ public enum CryForHelp {
     public static let maxIDLength = 128
 
     /// The cry for help in `payload` received on `channel` (`.action` or `.reply`), or nil.
-    public static func read(_ payload: Data, on channel: WalkerChannel) -> HelpCry? {
+    public static func read(_ payload: Data, on channel: Topic.Kind) -> HelpCry? {
         guard channel == .action || channel == .reply, !payload.isEmpty else { return nil }
         let parsed = try? JSONSerialization.jsonObject(with: payload, options: [.fragmentsAllowed])
         if let object = parsed as? [String: Any] {
@@ -127,7 +127,7 @@ public enum CryForHelp {
         return HelpCry(kind: .needHelp, warnings: warnings)
     }
 
-    private static func bare(_ raw: String, on channel: WalkerChannel, warnings: [String]) -> HelpCry? {
+    private static func bare(_ raw: String, on channel: Topic.Kind, warnings: [String]) -> HelpCry? {
         let word = raw.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\"'")))
         guard !word.isEmpty, word.count <= 64 else { return nil }
         if channel == .action, let kind = actionKind(word, level: .red), kind != .hold(.red) {
@@ -140,7 +140,7 @@ public enum CryForHelp {
     }
 
     /// JSON that does not parse (cut short, a stray comma): find the one field that matters.
-    private static func fromFragment(_ text: String, on channel: WalkerChannel) -> HelpCry? {
+    private static func fromFragment(_ text: String, on channel: Topic.Kind) -> HelpCry? {
         let key = channel == .action ? "action" : "text"
         if let value = quotedValue(of: key, in: text) {
             if channel == .action, let kind = actionKind(value, level: .red), kind != .hold(.red) {

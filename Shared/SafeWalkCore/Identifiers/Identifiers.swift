@@ -1,9 +1,9 @@
 /// Marks an ``Identifier`` as a walker id.
 public enum WalkerKind: IdentifierKind {
     public static var label: String { "walker id" }
-    /// `{prefix}/_service/{name}` and `{prefix}/_rejected/{service}` share the two-level
-    /// shape of walker topics, so a walker may not take those first levels.
-    public static var reserved: Set<String> { ["_service", "_rejected"] }
+    /// Service topics (`{prefix}/_service/{name}`, `{prefix}/_rejected/{service}`) share the
+    /// shape of walker topics, so a walker may not take their first levels.
+    public static var reserved: Set<String> { Topic.Kind.serviceLevels }
 }
 
 /// Marks an ``Identifier`` as a service name.

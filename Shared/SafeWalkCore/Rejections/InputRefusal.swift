@@ -2,11 +2,11 @@
 /// in on, the stable reason, and the action id when one was readable. Never the payload.
 public struct InputRefusal: Codable, Hashable, Sendable {
     var v = SchemaVersion()
-    public var kind: TopicKind
+    public var kind: Topic.Kind
     public var reason: String
     public var id: String?
 
-    public init(kind: TopicKind, reason: String, id: String? = nil) {
+    public init(kind: Topic.Kind, reason: String, id: String? = nil) {
         self.kind = kind
         self.reason = reason
         self.id = id
@@ -14,7 +14,7 @@ public struct InputRefusal: Codable, Hashable, Sendable {
 
     /// The topic kinds a walker's device publishes on: a refusal of anything else (another
     /// service's output) is not the device's business.
-    public static let deviceInputs: Set<TopicKind> = [
+    public static let deviceInputs: Set<Topic.Kind> = [
         .fix, .owntracks, .reply, .action, .presence, .contactsAdd, .contactsRemove,
     ]
 }

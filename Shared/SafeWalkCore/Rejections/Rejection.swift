@@ -5,12 +5,12 @@ public struct Rejection: Codable, Hashable, Sendable {
     public var service: ServiceName
     /// A stable code such as ``PayloadError/code`` or ``FixRejection/code``.
     public var reason: String
-    public var topicKind: TopicKind
+    public var topicKind: Topic.Kind
     /// The walker the topic named, when it named a valid one.
     public var walker: WalkerID?
     public var at: EpochSeconds
 
-    public init(service: ServiceName, reason: String, topicKind: TopicKind, walker: WalkerID?, at: EpochSeconds) {
+    public init(service: ServiceName, reason: String, topicKind: Topic.Kind, walker: WalkerID?, at: EpochSeconds) {
         self.service = service
         self.reason = reason
         self.topicKind = topicKind

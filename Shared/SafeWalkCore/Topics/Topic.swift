@@ -1,110 +1,93 @@
 /// Every topic in the SafeWalk contract (docs/CONTRACT.md), built and parsed in one place so no
-/// service concatenates topic strings.
+/// service concatenates topic strings: a ``Kind`` (the one list of kinds, each with its levels)
+/// and the ``Subject`` it is about.
 ///
-/// Walker topics live under a configurable prefix (`safewalk` by default); OwnTracks topics
-/// (`owntracks/{user}/{device}`) never do, because that is where the OwnTracks app publishes.
-public enum Topic: Hashable, Sendable {
-    case fix(WalkerID)
-    case presence(WalkerID)
-    case reply(WalkerID)
-    case action(WalkerID)
-    case position(WalkerID)
-    case status(WalkerID)
-    case prompt(WalkerID)
-    case chat(WalkerID)
-    case escalation(WalkerID)
-    case contactsAdd(WalkerID)
-    case contactsRemove(WalkerID)
-    case contacts(WalkerID)
-    case contactsResult(WalkerID)
-    case alert(WalkerID)
-    case delivery(WalkerID)
-    /// `{w}/action/result`: `{v, id, ok, error?}` once an action is durably recorded.
-    case actionResult(WalkerID)
-    /// `{w}/rejected`: `{v, kind, reason, id?}` for each input of this walker a service refused.
-    case inputRejected(WalkerID)
-    /// `{prefix}/_rejected/{service}`: what a service rejected and why, for operators.
-    case rejected(ServiceName)
-    /// `{prefix}/_service/{name}`: retained `online`/`offline` (Last Will `offline`).
-    case serviceStatus(ServiceName)
-    /// `owntracks/{user}/{device}`, not under the prefix; the walker id is the user.
-    case owntracks(user: WalkerID, device: DeviceName)
+/// Walker and service topics live under a configurable prefix (`safewalk` by default); OwnTracks
+/// topics (`owntracks/{user}/{device}`) never do, because that is where the OwnTracks app publishes.
+/// A topic's subject always fits its kind's ``Kind/scope``: the initialisers below see to it.
+public struct Topic: Hashable, Sendable {
+    public let kind: Kind
+    public let subject: Subject
+
+    /// Whom a topic is about.
+    public enum Subject: Hashable, Sendable {
+        case walker(WalkerID)
+        case service(ServiceName)
+        /// The OwnTracks user is the walker id.
+        case owntracks(user: WalkerID, device: DeviceName)
+    }
 
     /// The prefix used when none is configured.
     public static let defaultPrefix = "safewalk"
 
-    /// Builds a per-walker topic from its channel.
-    public init(_ channel: WalkerChannel, walker: WalkerID) {
-        switch channel {
-        case .fix: self = .fix(walker)
-        case .presence: self = .presence(walker)
-        case .reply: self = .reply(walker)
-        case .action: self = .action(walker)
-        case .position: self = .position(walker)
-        case .status: self = .status(walker)
-        case .prompt: self = .prompt(walker)
-        case .chat: self = .chat(walker)
-        case .escalation: self = .escalation(walker)
-        case .contactsAdd: self = .contactsAdd(walker)
-        case .contactsRemove: self = .contactsRemove(walker)
-        case .contacts: self = .contacts(walker)
-        case .contactsResult: self = .contactsResult(walker)
-        case .alert: self = .alert(walker)
-        case .delivery: self = .delivery(walker)
-        case .actionResult: self = .actionResult(walker)
-        case .inputRejected: self = .inputRejected(walker)
-        }
+    /// Only for a kind and a subject known to fit (``Kind/scope``).
+    private init(fitting kind: Kind, _ subject: Subject) {
+        self.kind = kind
+        self.subject = subject
     }
 
-    /// The walker and channel of a per-walker topic; nil for service and OwnTracks topics.
-    public var walkerChannel: (walker: WalkerID, channel: WalkerChannel)? {
-        switch self {
-        case .fix(let w): (w, .fix)
-        case .presence(let w): (w, .presence)
-        case .reply(let w): (w, .reply)
-        case .action(let w): (w, .action)
-        case .position(let w): (w, .position)
-        case .status(let w): (w, .status)
-        case .prompt(let w): (w, .prompt)
-        case .chat(let w): (w, .chat)
-        case .escalation(let w): (w, .escalation)
-        case .contactsAdd(let w): (w, .contactsAdd)
-        case .contactsRemove(let w): (w, .contactsRemove)
-        case .contacts(let w): (w, .contacts)
-        case .contactsResult(let w): (w, .contactsResult)
-        case .alert(let w): (w, .alert)
-        case .delivery(let w): (w, .delivery)
-        case .actionResult(let w): (w, .actionResult)
-        case .inputRejected(let w): (w, .inputRejected)
-        case .rejected, .serviceStatus, .owntracks: nil
-        }
+    /// The topic of a per-walker `kind` for `walker`; nil when `kind` is not a walker kind.
+    public init?(_ kind: Kind, walker: WalkerID) {
+        guard kind.scope == .walker else { return nil }
+        self.init(fitting: kind, .walker(walker))
+    }
+
+    /// The topic of a service `kind` for `service`; nil when `kind` is not a service kind.
+    public init?(_ kind: Kind, service: ServiceName) {
+        guard kind.scope == .service else { return nil }
+        self.init(fitting: kind, .service(service))
+    }
+
+    /// `owntracks/{user}/{device}`.
+    public static func owntracks(user: WalkerID, device: DeviceName) -> Topic {
+        Topic(fitting: .owntracks, .owntracks(user: user, device: device))
     }
 
     /// The walker this topic concerns (the user for OwnTracks); nil for service topics.
     public var walker: WalkerID? {
-        if case .owntracks(let user, _) = self { return user }
-        return walkerChannel?.walker
+        switch subject {
+        case .walker(let walker), .owntracks(let walker, _): walker
+        case .service: nil
+        }
     }
 
-    /// A stable code naming the kind of topic, never the walker.
-    public var kind: TopicKind {
-        switch self {
-        case .rejected: .rejected
-        case .serviceStatus: .serviceStatus
-        case .owntracks: .owntracks
-        default: TopicKind(walkerChannel!.channel)
-        }
+    /// The service a service topic names; nil for the others.
+    public var service: ServiceName? {
+        if case .service(let service) = subject { service } else { nil }
     }
 
     /// The topic string. `prefix` should satisfy ``isValidPrefix(_:)``.
     public func name(prefix: String = Topic.defaultPrefix) -> String {
-        switch self {
-        case .rejected(let service): "\(prefix)/_rejected/\(service)"
-        case .serviceStatus(let service): "\(prefix)/_service/\(service)"
-        case .owntracks(let user, let device): "owntracks/\(user)/\(device)"
-        default:
-            // Every other case is a walker topic, so `walkerChannel` is non-nil here.
-            "\(prefix)/\(walkerChannel!.walker)/\(walkerChannel!.channel.path)"
+        switch subject {
+        case .walker(let walker): "\(prefix)/\(walker)/\(kind.path)"
+        case .service(let service): "\(prefix)/\(kind.path)/\(service)"
+        case .owntracks(let user, let device): "\(kind.path)/\(user)/\(device)"
         }
+    }
+}
+
+// Shorthands for call sites that name their kind: `.fix(walker)`, `.rejected(service)`. Each is
+// the checked initialiser with a kind that fits, so none can fail.
+extension Topic {
+    public static func fix(_ walker: WalkerID) -> Topic { Topic(fitting: .fix, .walker(walker)) }
+    public static func presence(_ walker: WalkerID) -> Topic { Topic(fitting: .presence, .walker(walker)) }
+    public static func reply(_ walker: WalkerID) -> Topic { Topic(fitting: .reply, .walker(walker)) }
+    public static func action(_ walker: WalkerID) -> Topic { Topic(fitting: .action, .walker(walker)) }
+    public static func position(_ walker: WalkerID) -> Topic { Topic(fitting: .position, .walker(walker)) }
+    public static func status(_ walker: WalkerID) -> Topic { Topic(fitting: .status, .walker(walker)) }
+    public static func prompt(_ walker: WalkerID) -> Topic { Topic(fitting: .prompt, .walker(walker)) }
+    public static func chat(_ walker: WalkerID) -> Topic { Topic(fitting: .chat, .walker(walker)) }
+    public static func escalation(_ walker: WalkerID) -> Topic { Topic(fitting: .escalation, .walker(walker)) }
+    public static func contactsAdd(_ walker: WalkerID) -> Topic { Topic(fitting: .contactsAdd, .walker(walker)) }
+    public static func contactsRemove(_ walker: WalkerID) -> Topic { Topic(fitting: .contactsRemove, .walker(walker)) }
+    public static func contacts(_ walker: WalkerID) -> Topic { Topic(fitting: .contacts, .walker(walker)) }
+    public static func contactsResult(_ walker: WalkerID) -> Topic { Topic(fitting: .contactsResult, .walker(walker)) }
+    public static func alert(_ walker: WalkerID) -> Topic { Topic(fitting: .alert, .walker(walker)) }
+    public static func delivery(_ walker: WalkerID) -> Topic { Topic(fitting: .delivery, .walker(walker)) }
+    public static func actionResult(_ walker: WalkerID) -> Topic { Topic(fitting: .actionResult, .walker(walker)) }
+    public static func inputRejected(_ walker: WalkerID) -> Topic { Topic(fitting: .inputRejected, .walker(walker)) }
+    public static func rejected(_ service: ServiceName) -> Topic { Topic(fitting: .rejected, .service(service)) }
+    public static func serviceStatus(_ service: ServiceName) -> Topic {
+        Topic(fitting: .serviceStatus, .service(service))
     }
 }

@@ -20,22 +20,15 @@ public struct TopicFilter: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { rawValue }
 
-    /// `{prefix}/+/{channel}`, e.g. every walker's fixes or escalations.
-    public static func everyWalker(_ channel: WalkerChannel, prefix: String = Topic.defaultPrefix) -> TopicFilter {
-        TopicFilter(trusted: "\(prefix)/+/\(channel.path)")
-    }
-
-    /// `owntracks/+/+`: every OwnTracks device of every user.
-    public static let owntracks = TopicFilter(trusted: "owntracks/+/+")
-
-    /// `{prefix}/_service/+`: every service's online/offline status.
-    public static func serviceStatuses(prefix: String = Topic.defaultPrefix) -> TopicFilter {
-        TopicFilter(trusted: "\(prefix)/_service/+")
-    }
-
-    /// `{prefix}/_rejected/+`: every service's rejections.
-    public static func rejections(prefix: String = Topic.defaultPrefix) -> TopicFilter {
-        TopicFilter(trusted: "\(prefix)/_rejected/+")
+    /// Every topic of `kind`: `{prefix}/+/{path}` for a walker kind (every walker's fixes),
+    /// `{prefix}/{path}/+` for a service kind (every service's status), `owntracks/+/+` for
+    /// every OwnTracks device of every user.
+    public static func every(_ kind: Topic.Kind, prefix: String = Topic.defaultPrefix) -> TopicFilter {
+        switch kind.scope {
+        case .walker: TopicFilter(trusted: "\(prefix)/+/\(kind.path)")
+        case .service: TopicFilter(trusted: "\(prefix)/\(kind.path)/+")
+        case .owntracks: TopicFilter(trusted: "\(kind.path)/+/+")
+        }
     }
 
     /// `{prefix}/{w}/#`: everything about one walker.

@@ -9,7 +9,7 @@ extension Topic {
         {
             return parsed
         }
-        if levels.count == 3, levels[0] == "owntracks",
+        if levels.count == 3, levels[0] == Kind.owntracks.path,
             let user = WalkerID(validating: levels[1]), let device = DeviceName(validating: levels[2])
         {
             return .owntracks(user: user, device: device)
@@ -17,19 +17,17 @@ extension Topic {
         return nil
     }
 
+    /// `{path}/{service}` or `{w}/{path}`. A walker id can never be a service level
+    /// (``Kind/serviceLevels``), so the two readings never both succeed.
     private static func parseUnderPrefix(_ rest: [String]) -> Topic? {
-        guard rest.count >= 2 else { return nil }
-        if rest.count == 2, let service = ServiceName(validating: rest[1]) {
-            switch rest[0] {
-            case "_rejected": return .rejected(service)
-            case "_service": return .serviceStatus(service)
-            default: break
-            }
+        guard rest.count >= 2, let last = rest.last else { return nil }
+        if let kind = Kind(.service, path: rest.dropLast().joined(separator: "/")) {
+            return ServiceName(validating: last).flatMap { Topic(kind, service: $0) }
         }
         guard let walker = WalkerID(validating: rest[0]),
-            let channel = WalkerChannel(path: rest.dropFirst().joined(separator: "/"))
+            let kind = Kind(.walker, path: rest.dropFirst().joined(separator: "/"))
         else { return nil }
-        return Topic(channel, walker: walker)
+        return Topic(kind, walker: walker)
     }
 
     /// Whether `prefix` can root our topics: non-empty levels, no wildcards, no NUL,
@@ -37,7 +35,7 @@ extension Topic {
     public static func isValidPrefix(_ prefix: String) -> Bool {
         guard !prefix.isEmpty, !prefix.hasPrefix("$"), prefix.utf8.count <= 256 else { return false }
         let levels = prefix.split(separator: "/", omittingEmptySubsequences: false)
-        guard levels.first != "owntracks" else { return false }
+        guard levels.first.map(String.init) != Kind.owntracks.path else { return false }
         return levels.allSatisfy { level in
             !level.isEmpty && !level.contains { $0 == "+" || $0 == "#" || $0 == "\u{0}" }
         }

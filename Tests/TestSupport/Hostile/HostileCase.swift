@@ -17,7 +17,7 @@ public enum InputKind: String, CaseIterable, Sendable, Hashable, Comparable {
     }
 
     /// The per-walker channel of every kind but OwnTracks (`fix` stands in for it).
-    public var channel: WalkerChannel {
+    public var channel: Topic.Kind {
         switch self {
         case .fix, .owntracks: .fix
         case .presence: .presence

@@ -17,7 +17,7 @@ public enum ChatIntake {
     public struct Rejected: Error, Hashable, Sendable {
         /// A stable code for ``RejectionReporter``.
         public var reason: String
-        public var topicKind: TopicKind
+        public var topicKind: Topic.Kind
         public var walker: WalkerID?
     }
 
@@ -26,14 +26,14 @@ public enum ChatIntake {
         limits: Limits
     ) -> Result<(WalkerID, ChatEvent), Rejected> {
         let topic = Topic.parse(message.topic, prefix: prefix)
-        let kind: TopicKind = topic?.kind ?? (message.topic.hasSuffix("/prompt") ? .prompt : .reply)
+        let kind: Topic.Kind = topic?.kind ?? (message.topic.hasSuffix("/prompt") ? .prompt : .reply)
         func reject(_ reason: String, _ walker: WalkerID? = nil) -> Result<(WalkerID, ChatEvent), Rejected> {
             .failure(Rejected(reason: reason, topicKind: kind, walker: walker))
         }
         guard let topic, let walker = topic.walker else { return reject("invalid_topic") }
         // Neither topic is retained by contract; a retained one would be replayed on every restart.
         // Only a cry for help is answered even so.
-        switch topic {
+        switch topic.kind {
         case .prompt:
             guard !message.retain else { return reject("retained", walker) }
             do throws(PayloadError) {

@@ -32,9 +32,9 @@ public struct CompanionChatService: Service {
         logger: Logger, now: @escaping @Sendable () -> EpochSeconds = { Date().timeIntervalSince1970 }
     ) async throws -> CompanionChatService {
         var subscriptions: [MQTTSubscription] = []
-        for channel in [WalkerChannel.prompt, .reply] {
+        for channel in [Topic.Kind.prompt, .reply] {
             subscriptions.append(
-                try await bus.subscribe(TopicFilter.everyWalker(channel, prefix: prefix).rawValue, qos: .atLeastOnce))
+                try await bus.subscribe(TopicFilter.every(channel, prefix: prefix).rawValue, qos: .atLeastOnce))
         }
         return CompanionChatService(
             bus: bus, prefix: prefix, model: model,
@@ -78,7 +78,7 @@ public struct CompanionChatService: Service {
             case .startWorker: return walker
             case .queued: return nil
             case .full:
-                let kind: TopicKind = if case .prompt = event { .prompt } else { .reply }
+                let kind: Topic.Kind = if case .prompt = event { .prompt } else { .reply }
                 await reporter.reject(reason: "queue_full", topicKind: kind, walker: walker, now: now())
                 return nil
             }

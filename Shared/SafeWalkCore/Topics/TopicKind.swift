@@ -1,0 +1,70 @@
+extension Topic {
+    /// Every kind of topic in the contract: the one list. Its raw value is the stable code that
+    /// names a kind in logs, metrics, ``Rejection/topicKind`` and ``InputRefusal/kind``.
+    public enum Kind: String, CaseIterable, Hashable, Sendable, Codable {
+        case fix, presence, reply, action, position, status, prompt, chat, escalation
+        case contactsAdd, contactsRemove, contacts, contactsResult, alert, delivery
+        /// `{w}/action/result`: the watchdog's answer to each action, once it is durably recorded.
+        case actionResult
+        /// `{w}/rejected`: what a service refused of this walker's own input, and why.
+        case inputRejected
+        /// `{prefix}/_rejected/{service}`: what a service rejected and why, for operators.
+        case rejected
+        /// `{prefix}/_service/{service}`: retained `online`/`offline` (Last Will `offline`).
+        case serviceStatus
+        /// `owntracks/{user}/{device}`, not under the prefix; the walker id is the user.
+        case owntracks
+
+        /// What a topic of a kind is about, which decides where its ``path`` goes.
+        public enum Scope: Hashable, Sendable {
+            /// `{prefix}/{w}/{path}`
+            case walker
+            /// `{prefix}/{path}/{service}`
+            case service
+            /// `{path}/{user}/{device}`, without the prefix
+            case owntracks
+        }
+
+        /// The one place a kind meets its levels; every other kind is a walker kind whose path
+        /// is its raw value.
+        private var layout: (scope: Scope, path: String) {
+            switch self {
+            case .contactsAdd: (.walker, "contacts/add")
+            case .contactsRemove: (.walker, "contacts/remove")
+            case .contactsResult: (.walker, "contacts/result")
+            case .actionResult: (.walker, "action/result")
+            case .inputRejected: (.walker, "rejected")
+            case .rejected: (.service, "_rejected")
+            case .serviceStatus: (.service, "_service")
+            case .owntracks: (.owntracks, "owntracks")
+            default: (.walker, rawValue)
+            }
+        }
+
+        public var scope: Scope { layout.scope }
+
+        /// The fixed levels of this kind's topics, e.g. `contacts/add` (after the walker id),
+        /// `_rejected` (before the service name) or `owntracks`.
+        public var path: String { layout.path }
+
+        /// Whether topics of this kind exist once per walker, under `{prefix}/{w}/`.
+        public var isPerWalker: Bool { scope == .walker }
+
+        /// The kind of `scope` whose ``path`` is `path`, if any.
+        public init?(_ scope: Scope, path: String) {
+            guard let kind = Self.byPath[scope]?[path] else { return nil }
+            self = kind
+        }
+
+        /// Every kind by scope and path. Topics are parsed for every message a service reads,
+        /// so this is a lookup, not a scan.
+        private static let byPath: [Scope: [String: Kind]] = Dictionary(grouping: allCases, by: \.scope)
+            .mapValues { kinds in Dictionary(uniqueKeysWithValues: kinds.map { ($0.path, $0) }) }
+
+        /// The first levels of service topics (`_service`, `_rejected`): a walker id may not be one,
+        /// or a walker's topics could be read as a service's.
+        static let serviceLevels: Set<String> = Set(
+            allCases.filter { $0.scope == .service }.compactMap { $0.path.split(separator: "/").first.map(String.init) }
+        )
+    }
+}
