@@ -39,7 +39,7 @@ struct HoldAndPINStoryTests {
             "/usr/bin/env",
             [
                 "mosquitto_sub", "-h", "127.0.0.1", "-p", "\(world.stack.broker.port)", "-i", "liam-app",
-                "-u", "liam", "-P", Stack.passwords["liam"]!, "-t", "safewalk/liam/status",
+                "-u", "liam", "-P", ServiceStack.password(for: "liam"), "-t", "safewalk/liam/status",
                 "--will-topic", "safewalk/liam/presence", "--will-payload", "offline", "--will-retain", "--will-qos",
                 "1",
             ],

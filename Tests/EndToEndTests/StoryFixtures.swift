@@ -5,7 +5,7 @@ import TestSupport
 
 /// The fakes a story may need, and the stack wired to them.
 struct StoryWorld: Sendable {
-    let stack: Stack
+    let stack: ServiceStack
     let gateway: FakeSMSGateway
     let gemini: FakeGeminiServer
 
@@ -21,7 +21,8 @@ struct StoryWorld: Sendable {
             "SAFEWALK_GEMINI_BASE_URL": gemini.baseURL,
             "SAFEWALK_GEMINI_TIMEOUT": "5",
         ]) { $1 }.merging(overrides) { $1 }
-        return StoryWorld(stack: try await Stack.start(environment: environment), gateway: gateway, gemini: gemini)
+        return StoryWorld(
+            stack: try await ServiceStack.startForStories(environment: environment), gateway: gateway, gemini: gemini)
     }
 
     func stop() async {

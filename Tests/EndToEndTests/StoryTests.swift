@@ -160,7 +160,8 @@ struct StoryTests {
         let tracker = try ChildProcess(
             try Executables.find("mosquitto_sub").path,
             [
-                "-h", "127.0.0.1", "-p", "\(world.stack.broker.port)", "-u", "grace", "-P", Stack.passwords["grace"]!,
+                "-h", "127.0.0.1", "-p", "\(world.stack.broker.port)", "-u", "grace", "-P",
+                ServiceStack.password(for: "grace"),
                 "-i", "grace-tracker", "-v", "-t", "safewalk/grace/status",
                 "--will-topic", "safewalk/grace/presence", "--will-payload", "offline", "--will-retain", "--will-qos",
                 "1",

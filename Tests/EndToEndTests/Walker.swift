@@ -14,7 +14,7 @@ final class Walker: Sendable {
     private let answering = Mutex<Task<Void, Never>?>(nil)
     private let position = Mutex((lat: 30.2849, lon: -97.7341))
 
-    init(_ id: String, on stack: Stack) async throws {
+    init(_ id: String, on stack: ServiceStack) async throws {
         self.id = id
         phone = try await stack.phone(id)
         try await phone.publish(topic(.presence), payload: Presence.online.payload, retain: true)

@@ -16,7 +16,7 @@ struct HostileInputTests {
         case .position: ServiceName.locationIngest.rawValue
         case .prompt, .escalation: ServiceName.watchdog.rawValue
         case .contacts: ServiceName.contactsStore.rawValue
-        case .fix, .owntracks, .presence, .reply, .action, .contactsAdd, .contactsRemove: HostileStack.walker
+        case .fix, .owntracks, .presence, .reply, .action, .contactsAdd, .contactsRemove: SelectedCorpus.walker
         }
     }
 
@@ -24,13 +24,13 @@ struct HostileInputTests {
 
     @Test func everyServiceSurvivesCountsEveryRejectionAndKeepsWorking() async throws {
         let corpus = SelectedCorpus(now: Date().timeIntervalSince1970)
-        let stack = try await HostileStack.start()
+        let stack = try await ServiceStack.startForHostileInput()
         var clients: [String: MQTTClient] = [:]
         let probes = try await Probes(stack: stack)
         do {
             for user in Set(InputKind.allCases.map(Self.publisher)) { clients[user] = try await stack.client(as: user) }
             try await probes.all("before any hostile input")
-            for service in HostileStack.services { #expect(try await stack.rejections(of: service).isEmpty) }
+            for service in ServiceStack.services { #expect(try await stack.rejections(of: service).isEmpty) }
 
             for kind in InputKind.allCases {
                 let cases = corpus.sent(kind)
@@ -51,14 +51,14 @@ struct HostileInputTests {
 
             let expected = corpus.expectedRejections
             let counted = try await countedRejections(stack, expected: expected)
-            for service in HostileStack.services {
+            for service in ServiceStack.services {
                 #expect(
                     counted[service] == expected[service] ?? [:],
                     "\(service): counted \(counted[service] ?? [:]), sent \(expected[service] ?? [:])")
             }
             // Nothing more trickles in after a last round of good messages, and nobody died.
             try await probes.all("at the end")
-            for service in HostileStack.services {
+            for service in ServiceStack.services {
                 #expect(
                     try await stack.rejections(of: service) == expected[service] ?? [:],
                     "\(service) changed after the end")
@@ -86,15 +86,15 @@ struct HostileInputTests {
 
     /// Waits (generously) until every counter has reached what was sent; returns what was read
     /// then, or the last reading if the counters never got there.
-    func countedRejections(_ stack: HostileStack, expected: [ServiceName: [String: Int]]) async throws -> [ServiceName:
+    func countedRejections(_ stack: ServiceStack, expected: [ServiceName: [String: Int]]) async throws -> [ServiceName:
         [String: Int]]
     {
         var last: [ServiceName: [String: Int]] = [:]
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
-            for service in HostileStack.services { last[service] = try await stack.rejections(of: service) }
+            for service in ServiceStack.services { last[service] = try await stack.rejections(of: service) }
             let totals = { (counts: [String: Int]) in counts.values.reduce(0, +) }
-            if HostileStack.services.allSatisfy({ totals(last[$0]!) >= totals(expected[$0] ?? [:]) }) { return last }
+            if ServiceStack.services.allSatisfy({ totals(last[$0]!) >= totals(expected[$0] ?? [:]) }) { return last }
             try await Task.sleep(for: .milliseconds(200))
         }
         return last
@@ -103,11 +103,11 @@ struct HostileInputTests {
     /// Over the broker's `message_size_limit`: from a throwaway client (the broker disconnects a
     /// client that sends a packet over `max_packet_size`), at QoS 0 so nothing is re-sent. No
     /// service may see or count them; an operator watching the topic must not receive them.
-    func sendOverBrokerLimit(_ cases: [HostileCase], stack: HostileStack) async throws {
+    func sendOverBrokerLimit(_ cases: [HostileCase], stack: ServiceStack) async throws {
         let limit = try Self.brokerMessageSizeLimit()
         let watcher = try await stack.client(as: "operator")
-        let seen = try await watcher.subscribe(InputKind.reply.topic(walkerLevel: HostileStack.walker))
-        let sender = try await stack.client(as: HostileStack.walker)
+        let seen = try await watcher.subscribe(InputKind.reply.topic(walkerLevel: SelectedCorpus.walker))
+        let sender = try await stack.client(as: SelectedCorpus.walker)
         for hostile in cases {
             #expect(hostile.payload.count > limit)
             try? await sender.publish(MQTTMessage(topic: hostile.topic, payload: hostile.payload, qos: .atMostOnce))
@@ -115,10 +115,10 @@ struct HostileInputTests {
         await sender.shutdown()
         // A marker after them, from another client: once it arrives, the broker has dealt with both.
         let marker = Reply(text: "marker \(UUID().uuidString)", tst: Date().timeIntervalSince1970)
-        let phone = try await stack.client(as: HostileStack.walker)
+        let phone = try await stack.client(as: SelectedCorpus.walker)
         try await phone.publish(
             MQTTMessage(
-                topic: InputKind.reply.topic(walkerLevel: HostileStack.walker), payload: SafeWalkJSON.encode(marker)))
+                topic: InputKind.reply.topic(walkerLevel: SelectedCorpus.walker), payload: SafeWalkJSON.encode(marker)))
         let arrived = try await withTimeout(30, "the marker reply") {
             var sizes: [Int] = []
             for await message in seen {

@@ -16,11 +16,11 @@ final class Probes: Sendable {
     private let watching = Mutex(false)
     private let rounds = Mutex(0)
 
-    init(stack: HostileStack) async throws {
-        phone = try await stack.client(as: HostileStack.walker)
+    init(stack: ServiceStack) async throws {
+        phone = try await stack.client(as: SelectedCorpus.walker)
         escalator = try await stack.client(as: ServiceName.watchdog.rawValue)
         func own(_ channel: WalkerChannel) -> String {
-            Topic(channel, walker: try! WalkerID(HostileStack.walker)).name()
+            Topic(channel, walker: try! WalkerID(SelectedCorpus.walker)).name()
         }
         positions = try await phone.subscribe(own(.position))
         statuses = try await phone.subscribe(own(.status))
@@ -29,7 +29,7 @@ final class Probes: Sendable {
         results = try await phone.subscribe(own(.contactsResult))
     }
 
-    private var walker: WalkerID { try! WalkerID(HostileStack.walker) }
+    private var walker: WalkerID { try! WalkerID(SelectedCorpus.walker) }
 
     /// Every service handles a good message; `when` names the moment for failure messages.
     func all(_ when: String) async throws {

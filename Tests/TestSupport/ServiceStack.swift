@@ -1,0 +1,138 @@
+import Foundation
+import SafeWalkCore
+import SafeWalkMQTT
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The whole product on one machine: the project's secured broker (its own mosquitto.conf and
+/// ACL, every user with a password) and the five real service executables, each logged in as its
+/// own user. The end-to-end stories and the hostile-input suite both run on it; what differs
+/// between them (walkers, settings, metrics ports) is a parameter of `start`.
+public final class ServiceStack: Sendable {
+    public static let services: [ServiceName] = [.locationIngest, .watchdog, .companionChat, .notifier, .contactsStore]
+
+    /// Every test user's password: nothing on a test broker is secret, and a test can log in as
+    /// any user it named (a walker, a service, `operator`) without carrying a table around.
+    public static func password(for user: String) -> String { "pw-\(user)" }
+
+    public let broker: MosquittoBroker
+    public let processes: [ServiceName: ChildProcess]
+    /// Logged in as `operator`: reads every topic, writes none.
+    public let observer: MQTTClient
+    /// Each service's own `/metrics` port; empty unless `start` was asked to open them.
+    public let metricsPorts: [ServiceName: Int]
+
+    private init(
+        broker: MosquittoBroker, processes: [ServiceName: ChildProcess], observer: MQTTClient,
+        metricsPorts: [ServiceName: Int]
+    ) {
+        self.broker = broker
+        self.processes = processes
+        self.observer = observer
+        self.metricsPorts = metricsPorts
+    }
+
+    /// Starts the broker and the five services and waits until all five report `online` (and,
+    /// with `openMetricsPorts`, until each one's metrics endpoint accepts connections).
+    /// - Parameters:
+    ///   - walkers: the walker users the broker knows besides `operator` and the services.
+    ///   - environment: `SAFEWALK_*` settings for every service, over the stack's own (its MQTT
+    ///     user and password).
+    ///   - openMetricsPorts: give each service a free metrics port of its own, to scrape.
+    public static func start(
+        walkers: [String], environment: [String: String] = [:], openMetricsPorts: Bool = false
+    ) async throws -> ServiceStack {
+        let users = ["operator"] + services.map(\.rawValue) + walkers
+        let broker = try await SecuredBroker.start(
+            users: Dictionary(uniqueKeysWithValues: users.map { ($0, password(for: $0)) }))
+        var processes: [ServiceName: ChildProcess] = [:]
+        var observer: MQTTClient?
+        do {
+            let operatorClient = try await broker.client(
+                "operator-\(UUID().uuidString.prefix(6))", username: "operator", password: password(for: "operator"))
+            observer = operatorClient
+            let statuses = try await operatorClient.subscribe("safewalk/_service/+", qos: .atLeastOnce)
+            let ports = openMetricsPorts ? try freePorts(besides: broker.port) : [:]
+            for service in services {
+                var settings = [
+                    "SAFEWALK_MQTT_USERNAME": service.rawValue,
+                    "SAFEWALK_MQTT_PASSWORD": password(for: service.rawValue),
+                ]
+                if let port = ports[service] { settings["SAFEWALK_METRICS_PORT"] = "\(port)" }
+                processes[service] = try ServiceProcess.start(
+                    service, broker: broker, environment: settings.merging(environment) { $1 })
+            }
+            try await withTimeout(60, "all five services online") {
+                var online = Set<String>()
+                for await message in statuses where message.string == "online" {
+                    online.insert(message.topic)
+                    if online.count == services.count { break }
+                }
+            }
+            statuses.cancel()
+            for (service, port) in ports {
+                try await eventually("\(service) metrics endpoint", within: 20) { Loopback.isAccepting(port: port) }
+            }
+            return ServiceStack(broker: broker, processes: processes, observer: operatorClient, metricsPorts: ports)
+        } catch {
+            // Read the logs before stopping: a half-started stack must not outlive the test either.
+            let logs = Self.logs(of: processes)
+            await Self.stop(processes, observer: observer, broker: broker)
+            throw HarnessError.processFailed("stack did not start: \(error)\n\(logs)")
+        }
+    }
+
+    /// One free loopback port per service, none of them the broker's or another service's.
+    private static func freePorts(besides brokerPort: Int) throws -> [ServiceName: Int] {
+        var ports: [ServiceName: Int] = [:]
+        for service in services {
+            var port = try Loopback.freePort()
+            while ports.values.contains(port) || port == brokerPort { port = try Loopback.freePort() }
+            ports[service] = port
+        }
+        return ports
+    }
+
+    /// A client logged in as `user`; `role` only makes its client id readable in the broker's log.
+    public func client(as user: String, role: String = "test", lastWill: MQTTMessage? = nil) async throws
+        -> MQTTClient
+    {
+        try await broker.client(
+            "\(user)-\(role)-\(UUID().uuidString.prefix(6))", username: user,
+            password: Self.password(for: user), lastWill: lastWill)
+    }
+
+    /// `service`'s Prometheus endpoint, if `start` opened metrics ports.
+    public func metricsURL(of service: ServiceName) -> URL? {
+        metricsPorts[service].flatMap { URL(string: "http://127.0.0.1:\($0)/metrics") }
+    }
+
+    /// The services that have exited, with their status (in a healthy stack, none).
+    public var exited: [ServiceName: Int32] {
+        processes.compactMapValues { $0.exitStatusIfEnded() }
+    }
+
+    /// The end of what each service logged, for failure messages.
+    public var logs: String { Self.logs(of: processes) }
+
+    private static func logs(of processes: [ServiceName: ChildProcess]) -> String {
+        processes.sorted { $0.key.rawValue < $1.key.rawValue }
+            .map { "----- \($0.key) -----\n\($0.value.output.suffix(4000))" }.joined(separator: "\n")
+    }
+
+    /// SIGTERM to every service (a clean stop, as in production), then the observer and the broker.
+    public func stop() async {
+        await Self.stop(processes, observer: observer, broker: broker)
+    }
+
+    private static func stop(
+        _ processes: [ServiceName: ChildProcess], observer: MQTTClient?, broker: MosquittoBroker
+    ) async {
+        for process in processes.values { process.signal(SIGTERM) }
+        for process in processes.values { _ = try? await process.waitForExit(within: 15) }
+        await observer?.shutdown()
+        await broker.shutdown()
+    }
+}
