@@ -64,7 +64,8 @@ let serviceTargets: [Target] = services.flatMap { spec -> [Target] in
 
 /// In-process and through-the-broker benchmarks, run in release mode (see BENCHMARKS.md).
 let benchmarkTargets: [Target] = services.filter { ["location-ingest", "watchdog"].contains($0.name) }.map { spec -> Target in
-    let dependencies: [Target.Dependency] = [.target(name: spec.kit), "TestSupport", argumentParser] + shared + spec.extra
+    let dependencies: [Target.Dependency] =
+        [.target(name: spec.kit), "TestSupport", "BenchSupport", argumentParser] + shared + spec.extra
     return .executableTarget(name: "\(spec.name)-bench",
                       dependencies: dependencies,
                       path: "Benchmarks/\(spec.name)", exclude: ["RESULTS.md"], swiftSettings: production)
@@ -74,7 +75,7 @@ let benchmarkTargets: [Target] = services.filter { ["location-ingest", "watchdog
 /// Mosquitto and the fake SMS gateway (issue 9). Needs `swift build -c release` first.
 let e2eLoadBench = Target.executableTarget(
     name: "e2e-load-bench",
-    dependencies: ["TestSupport", "CompanionChatKit", grdb, argumentParser] + shared,
+    dependencies: ["TestSupport", "BenchSupport", "CompanionChatKit", grdb, argumentParser] + shared,
     path: "Benchmarks/e2e-load", exclude: ["RESULTS.md"], swiftSettings: production)
 
 let package = Package(
@@ -146,9 +147,12 @@ let package = Package(
         .testTarget(name: "ServiceTests",
                     dependencies: ["SafeWalkService", "SafeWalkMQTT", "SafeWalkCore", "TestSupport"],
                     swiftSettings: strict),
-        // The benchmarks' command lines (misspelt options are errors).
+        // What the three benchmarks share: one percentile definition and the `/proc` readers.
+        .target(name: "BenchSupport", path: "Benchmarks/BenchSupport", swiftSettings: production),
+        // The benchmarks' command lines (misspelt options are errors) and their shared measuring.
         .testTarget(name: "BenchmarkTests",
-                    dependencies: ["watchdog-bench", "location-ingest-bench", "e2e-load-bench", argumentParser],
+                    dependencies: ["watchdog-bench", "location-ingest-bench", "e2e-load-bench", "BenchSupport",
+                                   argumentParser],
                     swiftSettings: strict),
     ] + serviceTargets + benchmarkTargets + [e2eLoadBench]
 )

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchSupport
 import Foundation
 
 /// The end-to-end load benchmark and fault injection (issue 9). Build everything first (the five
@@ -99,7 +100,7 @@ extension E2ELoadBench {
         }
 
         static func row(walkers: Int, _ raw: LoadRun.Raw, _ e: Evaluation) -> String {
-            let s = e.toAlert.sorted()
+            let s = SortedSamples(e.toAlert)
             let window = raw.windowEnd.at - raw.windowStart.at
             let busiest = raw.processes.map { p -> (String, Double) in
                 let key = p.name.hasPrefix("e2e-load-bench") ? "bench" : p.name
@@ -107,17 +108,17 @@ extension E2ELoadBench {
             }.sorted { $0.1 > $1.1 }.prefix(3).map { "\($0.0) " + f("%.0f%%", $0.1) }.joined(separator: ", ")
             return String(
                 format: "| %d | %.0f | %.0f | %.0f / %.0f / %.0f ms | %d / %d | %d | ", walkers,
-                e.offeredPerSecond, e.ingestedPerSecond, Stats.percentile(s, 50) * 1000,
-                Stats.percentile(s, 99) * 1000, (s.last ?? .nan) * 1000, e.missed, e.duplicated, e.falseAlarms)
+                e.offeredPerSecond, e.ingestedPerSecond, s.percentile(50) * 1000,
+                s.percentile(99) * 1000, s.max * 1000, e.missed, e.duplicated, e.falseAlarms)
                 + "\(busiest) | \(verdict(e, s)) |"
         }
 
         /// Whether this load is carried: nothing missed, duplicated or lost, no false alarm, p99 < 1 s.
-        static func verdict(_ e: Evaluation, _ sortedAlertLatency: [Double]) -> String {
+        static func verdict(_ e: Evaluation, _ alertLatency: SortedSamples) -> String {
             var problems: [String] = []
             if !e.clean { problems.append("loss/dup") }
             if e.falseAlarms > 0 { problems.append("\(e.falseAlarms) false alarms") }
-            if !(Stats.percentile(sortedAlertLatency, 99) < 1) { problems.append("p99 ≥ 1 s") }
+            if !(alertLatency.percentile(99) < 1) { problems.append("p99 ≥ 1 s") }
             return problems.isEmpty ? "carried" : problems.joined(separator: ", ")
         }
     }

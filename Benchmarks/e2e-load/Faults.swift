@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import SafeWalkCore
 import TestSupport
@@ -107,11 +108,11 @@ enum Faults {
         print("|---|---|---|---|---|---|---|---|")
         for row in rows {
             let e = row.evaluation
-            let s = e.toAlert.sorted()
+            let s = SortedSamples(e.toAlert)
             let lat =
                 s.isEmpty
                 ? "–"
-                : String(format: "%.1f / %.1f / %.1f s", Stats.percentile(s, 50), Stats.percentile(s, 99), s.last!)
+                : String(format: "%.1f / %.1f / %.1f s", s.percentile(50), s.percentile(99), s.max)
             print(
                 "| \(row.name) | \(e.due) | \(e.falseAlarms) | \(e.deliveredExactlyOnce) of \(e.escalationIDs) | \(e.duplicated) / \(e.alertDuplicated) / \(e.smsDuplicated) | \(e.missed) / \(e.alertMissing) / \(e.smsMissing) | \(e.fixesAcked) / \(e.fixesStored) / \(e.fixesLost) | \(lat) |"
             )

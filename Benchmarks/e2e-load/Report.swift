@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// Prints one run's tables (Markdown, ready for RESULTS.md).
@@ -105,12 +106,12 @@ enum Report {
     }
 
     static func row(_ name: String, _ samples: [Double]) {
-        let s = samples.sorted()
+        let s = SortedSamples(samples)
         guard !s.isEmpty else { print("| \(name) | – | – | – | 0 |"); return }
         print(
             "| \(name) | "
                 + String(
-                    format: "%.0f ms | %.0f ms | %.0f ms | %d |", Stats.percentile(s, 50) * 1000,
-                    Stats.percentile(s, 99) * 1000, s.last! * 1000, s.count))
+                    format: "%.0f ms | %.0f ms | %.0f ms | %d |", s.percentile(50) * 1000, s.percentile(99) * 1000,
+                    s.max * 1000, s.count))
     }
 }

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import Logging
 import SafeWalkCore
@@ -27,18 +28,17 @@ enum BrokerBench {
         logger.logLevel = .error
 
         let baseline = try await baselinePhase(broker: broker, count: count, window: window, logger: logger)
-        print("baseline (ideal scheduler, 2 QoS 1 publishes per deadline): lateness \(Measure.summary(baseline))")
+        print("baseline (ideal scheduler, 2 QoS 1 publishes per deadline): lateness \(baseline.millisecondsSummary)")
 
         let (lateness, received, duplicates, unsent) = try await watchdogPhase(
             broker: broker, count: count, window: window, lead: lead, logger: logger)
         print(
-            "watchdog (machine + heap + SQLite outbox + QoS 1): lateness deadline→PUBACK \(Measure.summary(lateness))")
+            "watchdog (machine + heap + SQLite outbox + QoS 1): lateness deadline→PUBACK \(lateness.millisecondsSummary)"
+        )
         print(
             "escalations: \(lateness.count) acknowledged, \(received) distinct received by a subscriber, \(duplicates) duplicates, \(count - received) missed, \(unsent) unsent in the outbox"
         )
-        let b99 = Measure.percentile(baseline.sorted(), 99)
-        let w99 = Measure.percentile(lateness.sorted(), 99)
-        print(String(format: "ratio p99 watchdog/baseline: %.2f", w99 / b99))
+        print(String(format: "ratio p99 watchdog/baseline: %.2f", lateness.percentile(99) / baseline.percentile(99)))
         return received == count && duplicates == 0 && lateness.count == count && unsent == 0
     }
 
@@ -51,7 +51,7 @@ enum BrokerBench {
     }
 
     static func baselinePhase(broker: MosquittoBroker, count: Int, window: Double, logger: Logger) async throws
-        -> [Double]
+        -> SortedSamples
     {
         let client = try await client(broker, "bench-baseline", logger: logger)
         let status = try SafeWalkJSON.encode(
@@ -86,13 +86,13 @@ enum BrokerBench {
             }
         }
         await client.shutdown()
-        return samples.all
+        return samples.sorted
     }
 
     static func watchdogPhase(
         broker: MosquittoBroker, count: Int, window: Double, lead: Double,
         logger: Logger
-    ) async throws -> ([Double], Int, Int, Int) {
+    ) async throws -> (SortedSamples, Int, Int, Int) {
         let directory = broker.directory.appendingPathComponent("watchdog-data")
         let database = try SQLiteStore.open(
             directory: directory, fileName: "watchdog.sqlite",
@@ -161,12 +161,12 @@ enum BrokerBench {
         try await Task.sleep(for: .seconds(1))
         try await observer.publish(sentinel, string: "end", qos: .atLeastOnce)
         let (received, duplicates) = await counter.value
-        print("watchdog: deadline→decision (escalation `at`) \(Measure.summary(firing.all))")
+        print("watchdog: deadline→decision (escalation `at`) \(firing.sorted.millisecondsSummary)")
         running.cancel()
         _ = await running.result
         let unsent = try store.escalationCount().unsent
         await bus.shutdown()
         await observer.shutdown()
-        return (lateness.all, received, duplicates, unsent)
+        return (lateness.sorted, received, duplicates, unsent)
     }
 }

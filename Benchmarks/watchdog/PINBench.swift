@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import SafeWalkCore
 import WatchdogKit
@@ -21,7 +22,7 @@ enum PINBench {
                 let start = ContinuousClock.now
                 body()
                 return Measure.elapsed(since: start)
-            }.sorted()
+            }
         }
         // Interleaved rounds, so machine noise falls on every kind alike.
         var step: [Double] = []
@@ -34,13 +35,13 @@ enum PINBench {
             duress += time { _ = hasher.verdict(PIN("1357"), against: stored) }
             wrong += time { _ = hasher.verdict(PIN("0000"), against: stored) }
         }
-        let median = { (samples: [Double]) in Measure.percentile(samples.sorted(), 50) }
+        let median = { (samples: [Double]) in SortedSamples(samples).percentile(50) }
         print(String(format: "imSafe step without hashing (baseline): p50 %.2f µs", median(step) * 1e6))
         for (name, samples) in [("cancel", cancel), ("duress", duress), ("wrong", wrong)] {
             print(
                 String(
                     format: "PIN check, %@ PIN: p50 %.2f ms, p99 %.2f ms = %.0f× the step",
-                    name, median(samples) * 1e3, Measure.percentile(samples.sorted(), 99) * 1e3,
+                    name, median(samples) * 1e3, SortedSamples(samples).percentile(99) * 1e3,
                     median(samples) / median(step)))
         }
         print(
