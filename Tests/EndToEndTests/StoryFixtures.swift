@@ -2,6 +2,7 @@ import Foundation
 import SafeWalkCore
 import SafeWalkMQTT
 import TestSupport
+import Testing
 
 /// The fakes a story may need, and the stack wired to them.
 struct StoryWorld: Sendable {
@@ -32,8 +33,9 @@ struct StoryWorld: Sendable {
     }
 
     /// What the operator sees of one walker's `channel`.
-    func watch(_ walker: String, _ channel: WalkerChannel) async throws -> MQTTSubscription {
-        try await stack.observer.subscribe(Topic(channel, walker: try WalkerID(walker)).name(), qos: .atLeastOnce)
+    func watch(_ walker: String, _ kind: Topic.Kind) async throws -> MQTTSubscription {
+        try await stack.observer.subscribe(
+            try #require(Topic(kind, walker: WalkerID(walker))).name(), qos: .atLeastOnce)
     }
 
     /// Adds contacts over MQTT as the phone does, and waits for each result.

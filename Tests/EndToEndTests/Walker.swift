@@ -3,6 +3,7 @@ import SafeWalkCore
 import SafeWalkMQTT
 import Synchronization
 import TestSupport
+import Testing
 
 /// A walker's phone in a story: logged in as the walker, it sends actions, replies and fixes the
 /// way the app does, and can keep walking (a fix every 0.3 s, 20 m further north) or keep
@@ -20,8 +21,8 @@ final class Walker: Sendable {
         try await phone.publish(topic(.presence), payload: Presence.online.payload, retain: true)
     }
 
-    func topic(_ channel: WalkerChannel) -> String {
-        Topic(channel, walker: try! WalkerID(id)).name()
+    func topic(_ kind: Topic.Kind) throws -> String {
+        try #require(Topic(kind, walker: WalkerID(id))).name()
     }
 
     static var now: Double { Date().timeIntervalSince1970 }

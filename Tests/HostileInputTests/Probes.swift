@@ -3,6 +3,7 @@ import SafeWalkCore
 import SafeWalkMQTT
 import Synchronization
 import TestSupport
+import Testing
 
 /// One good message per service and the proof that it was handled, seen where the walker sees
 /// it: a position with the fix's time, a status with the new watching state, the companion's
@@ -19,8 +20,8 @@ final class Probes: Sendable {
     init(stack: ServiceStack) async throws {
         phone = try await stack.client(as: SelectedCorpus.walker)
         escalator = try await stack.client(as: ServiceName.watchdog.rawValue)
-        func own(_ channel: WalkerChannel) -> String {
-            Topic(channel, walker: try! WalkerID(SelectedCorpus.walker)).name()
+        func own(_ kind: Topic.Kind) throws -> String {
+            try #require(Topic(kind, walker: WalkerID(SelectedCorpus.walker))).name()
         }
         positions = try await phone.subscribe(own(.position))
         statuses = try await phone.subscribe(own(.status))
