@@ -30,6 +30,7 @@ import Testing
         case .walker: Topic(kind, walker: sampleWalker)
         case .service: Topic(kind, service: sampleService)
         case .owntracks: .owntracks(user: sampleWalker, device: sampleDevice)
+        case .system: Topic(system: kind)
         }
     }
 
@@ -152,6 +153,10 @@ import Testing
         case .alert: _ = try SafeWalkJSON.decode(DeviceAlert.self, from: payload)
         case .delivery: _ = try SafeWalkJSON.decode(DeliveryReceipt.self, from: payload)
         case .rejected: _ = try SafeWalkJSON.decode(Rejection.self, from: payload)
+        case .accountCommand: _ = try SafeWalkJSON.decode(AccountCommand.self, from: payload)
+        case .accountResult: _ = try SafeWalkJSON.decode(AccountCommandResult.self, from: payload)
+        case .accountErase: _ = try SafeWalkJSON.decode(EraseRequest.self, from: payload)
+        case .accountErased: _ = try SafeWalkJSON.decode(EraseReport.self, from: payload)
         case .presence, .serviceStatus:
             guard Presence(payload: payload) != nil else { throw PayloadError.malformed }
         }

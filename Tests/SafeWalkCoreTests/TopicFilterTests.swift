@@ -13,6 +13,8 @@ import Testing
         #expect(TopicFilter.every(.serviceStatus).rawValue == "safewalk/_service/+")
         #expect(TopicFilter.every(.rejected, prefix: "p").rawValue == "p/_rejected/+")
         #expect(TopicFilter.walker(walker("bob")).rawValue == "safewalk/bob/#")
+        #expect(TopicFilter.every(.accountErased).rawValue == "safewalk/_accounts/erased/+")
+        #expect(TopicFilter.every(.accountCommand, prefix: "p").rawValue == "p/_accounts/command")
         #expect(TopicFilter.everything().rawValue == "safewalk/#")
     }
 
@@ -30,6 +32,13 @@ import Testing
         #expect(filter.matches("owntracks/alice/phone"))
         #expect(!filter.matches("owntracks/alice"))
         #expect(!filter.matches("safewalk/alice/fix"))
+    }
+
+    @Test func oneWalkersOwnTracksFilters() {
+        #expect(TopicFilter.owntracks(of: walker("bob")).rawValue == "owntracks/bob/+")
+        #expect(TopicFilter.owntracksCommands(of: walker("bob")).rawValue == "owntracks/bob/+/cmd")
+        #expect(TopicFilter.owntracks(of: walker("bob")).matches("owntracks/bob/phone"))
+        #expect(!TopicFilter.owntracks(of: walker("bob")).matches("owntracks/bobby/phone"))
     }
 
     @Test func hashMatchesTheParentAndEverythingBelow() {

@@ -23,6 +23,10 @@ let everyTopic: [(Topic, String)] = [
     (.rejected(.locationIngest), "safewalk/_rejected/location-ingest"),
     (.serviceStatus(.watchdog), "safewalk/_service/watchdog"),
     (.owntracks(user: walker(), device: DeviceName(validating: "phone")!), "owntracks/alice/phone"),
+    (.accountCommand, "safewalk/_accounts/command"),
+    (.accountResult, "safewalk/_accounts/result"),
+    (.accountErase(.brokerAdmin), "safewalk/_accounts/erase/broker-admin"),
+    (.accountErased(.watchdog), "safewalk/_accounts/erased/watchdog"),
 ]
 
 @Suite struct TopicTests {
@@ -90,6 +94,7 @@ let everyTopic: [(Topic, String)] = [
             let forService = Topic(kind, service: .notifier)
             #expect((forWalker != nil) == (kind.scope == .walker), "\(kind)")
             #expect((forService != nil) == (kind.scope == .service), "\(kind)")
+            #expect((Topic(system: kind) != nil) == (kind.scope == .system), "\(kind)")
             #expect(forWalker.map { $0.kind == kind && $0.subject == .walker(walker("w1")) } ?? true)
             #expect(forService.map { $0.kind == kind && $0.subject == .service(.notifier) } ?? true)
         }
@@ -106,9 +111,26 @@ let everyTopic: [(Topic, String)] = [
     }
 
     @Test func walkersCannotTakeAServiceLevel() {
-        for kind in Topic.Kind.allCases where kind.scope == .service {
-            #expect(WalkerID(validating: kind.path) == nil, "\(kind)")
+        for kind in Topic.Kind.allCases where kind.scope == .service || kind.scope == .system {
+            let first = String(kind.path.split(separator: "/")[0])
+            #expect(WalkerID(validating: first) == nil, "\(kind)")
         }
+    }
+
+    @Test func accountTopicsParseBackAndAreNoWalkers() throws {
+        #expect(Topic.parse("safewalk/_accounts/command") == .accountCommand)
+        #expect(Topic.parse("t/a/_accounts/result", prefix: "t/a") == .accountResult)
+        #expect(Topic.parse("safewalk/_accounts/erase/notifier") == .accountErase(.notifier))
+        #expect(Topic.parse("safewalk/_accounts/erased/web") == .accountErased(try ServiceName("web")))
+        for name in [
+            "safewalk/_accounts", "safewalk/_accounts/command/x", "safewalk/_accounts/erase",
+            "safewalk/_accounts/erase/a b", "safewalk/_accounts/other",
+        ] {
+            #expect(Topic.parse(name) == nil, "\(name)")
+        }
+        #expect(Topic.accountCommand.walker == nil && Topic.accountCommand.service == nil)
+        #expect(Topic(system: .accountResult) == .accountResult)
+        #expect(Topic(system: .fix) == nil)
     }
 
     @Test(arguments: ["safewalk", "a/b", "test-123", "sw_2"])

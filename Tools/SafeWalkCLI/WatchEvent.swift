@@ -60,7 +60,11 @@ public enum WatchEvent: Sendable, Equatable {
         case .rejected: event = json(Rejection.self, WatchEvent.rejection)
         case .actionResult: event = json(ActionResult.self, WatchEvent.actionResult)
         case .inputRejected: event = json(InputRefusal.self, WatchEvent.inputRefusal)
-        case .fix, .contactsAdd, .contactsRemove, .owntracks: return nil
+        // Not shown: raw fixes, contact requests with phone numbers, and the accounts traffic
+        // (commands carry passwords, and an operator cannot read any of it).
+        case .fix, .contactsAdd, .contactsRemove, .owntracks, .accountCommand, .accountResult, .accountErase,
+            .accountErased:
+            return nil
         }
         return (topic.walker, event)
     }

@@ -1,8 +1,9 @@
 /// Marks an ``Identifier`` as a walker id.
 public enum WalkerKind: IdentifierKind {
     public static var label: String { "walker id" }
-    /// Service topics (`{prefix}/_service/{name}`, `{prefix}/_rejected/{service}`) share the
-    /// shape of walker topics, so a walker may not take their first levels.
+    /// Service and system topics (`{prefix}/_service/{name}`, `{prefix}/_rejected/{service}`,
+    /// `{prefix}/_accounts/…`) share the shape of walker topics, so a walker may not take their
+    /// first levels.
     public static var reserved: Set<String> { Topic.Kind.serviceLevels }
 }
 
@@ -18,7 +19,7 @@ public enum DeviceKind: IdentifierKind {
     public static var reserved: Set<String> { [] }
 }
 
-/// A walker: `[A-Za-z0-9_-]{1,64}`, never `_service` or `_rejected`.
+/// A walker: `[A-Za-z0-9_-]{1,64}`, never `_service`, `_rejected` or `_accounts`.
 public typealias WalkerID = Identifier<WalkerKind>
 /// A service's name in `_service/{name}` and `_rejected/{name}`.
 public typealias ServiceName = Identifier<ServiceKind>
@@ -36,4 +37,6 @@ extension Identifier where Kind == ServiceKind {
     public static let notifier = ServiceName(trusted: "notifier")
     /// `contacts-store`
     public static let contactsStore = ServiceName(trusted: "contacts-store")
+    /// `broker-admin`: the dynamic-security plugin's admin, which makes walkers' broker logins.
+    public static let brokerAdmin = ServiceName(trusted: "broker-admin")
 }

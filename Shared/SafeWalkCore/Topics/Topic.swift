@@ -15,6 +15,8 @@ public struct Topic: Hashable, Sendable {
         case service(ServiceName)
         /// The OwnTracks user is the walker id.
         case owntracks(user: WalkerID, device: DeviceName)
+        /// A ``Kind/Scope/system`` topic: there is one of its kind.
+        case system
     }
 
     /// The prefix used when none is configured.
@@ -38,6 +40,12 @@ public struct Topic: Hashable, Sendable {
         self.init(fitting: kind, .service(service))
     }
 
+    /// The one topic of a system `kind`; nil when `kind` is not a system kind.
+    public init?(system kind: Kind) {
+        guard kind.scope == .system else { return nil }
+        self.init(fitting: kind, .system)
+    }
+
     /// `owntracks/{user}/{device}`.
     public static func owntracks(user: WalkerID, device: DeviceName) -> Topic {
         Topic(fitting: .owntracks, .owntracks(user: user, device: device))
@@ -47,7 +55,7 @@ public struct Topic: Hashable, Sendable {
     public var walker: WalkerID? {
         switch subject {
         case .walker(let walker), .owntracks(let walker, _): walker
-        case .service: nil
+        case .service, .system: nil
         }
     }
 
@@ -62,6 +70,7 @@ public struct Topic: Hashable, Sendable {
         case .walker(let walker): "\(prefix)/\(walker)/\(kind.path)"
         case .service(let service): "\(prefix)/\(kind.path)/\(service)"
         case .owntracks(let user, let device): "\(kind.path)/\(user)/\(device)"
+        case .system: "\(prefix)/\(kind.path)"
         }
     }
 }
@@ -89,5 +98,13 @@ extension Topic {
     public static func rejected(_ service: ServiceName) -> Topic { Topic(fitting: .rejected, .service(service)) }
     public static func serviceStatus(_ service: ServiceName) -> Topic {
         Topic(fitting: .serviceStatus, .service(service))
+    }
+    public static let accountCommand = Topic(fitting: .accountCommand, .system)
+    public static let accountResult = Topic(fitting: .accountResult, .system)
+    public static func accountErase(_ service: ServiceName) -> Topic {
+        Topic(fitting: .accountErase, .service(service))
+    }
+    public static func accountErased(_ service: ServiceName) -> Topic {
+        Topic(fitting: .accountErased, .service(service))
     }
 }

@@ -22,13 +22,24 @@ public struct TopicFilter: Hashable, Sendable, CustomStringConvertible {
 
     /// Every topic of `kind`: `{prefix}/+/{path}` for a walker kind (every walker's fixes),
     /// `{prefix}/{path}/+` for a service kind (every service's status), `owntracks/+/+` for
-    /// every OwnTracks device of every user.
+    /// every OwnTracks device of every user, `{prefix}/{path}` for the one topic of a system kind.
     public static func every(_ kind: Topic.Kind, prefix: String = Topic.defaultPrefix) -> TopicFilter {
         switch kind.scope {
         case .walker: TopicFilter(trusted: "\(prefix)/+/\(kind.path)")
         case .service: TopicFilter(trusted: "\(prefix)/\(kind.path)/+")
         case .owntracks: TopicFilter(trusted: "\(kind.path)/+/+")
+        case .system: TopicFilter(trusted: "\(prefix)/\(kind.path)")
         }
+    }
+
+    /// `owntracks/{w}/+`: every OwnTracks device of one walker.
+    public static func owntracks(of walker: WalkerID) -> TopicFilter {
+        TopicFilter(trusted: "\(Topic.Kind.owntracks.path)/\(walker)/+")
+    }
+
+    /// `owntracks/{w}/+/cmd`: the commands the OwnTracks app reads on each of one walker's devices.
+    public static func owntracksCommands(of walker: WalkerID) -> TopicFilter {
+        TopicFilter(trusted: "\(Topic.Kind.owntracks.path)/\(walker)/+/cmd")
     }
 
     /// `{prefix}/{w}/#`: everything about one walker.

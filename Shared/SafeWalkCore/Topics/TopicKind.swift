@@ -14,6 +14,14 @@ extension Topic {
         case serviceStatus
         /// `owntracks/{user}/{device}`, not under the prefix; the walker id is the user.
         case owntracks
+        /// `{prefix}/_accounts/command`: `web` asks `broker-admin` for an ``AccountCommand``.
+        case accountCommand
+        /// `{prefix}/_accounts/result`: `broker-admin`'s ``AccountCommandResult``.
+        case accountResult
+        /// `{prefix}/_accounts/erase/{service}`: `web` asks one service to erase a walker.
+        case accountErase
+        /// `{prefix}/_accounts/erased/{service}`: that service's ``EraseReport``.
+        case accountErased
 
         /// What a topic of a kind is about, which decides where its ``path`` goes.
         public enum Scope: Hashable, Sendable {
@@ -23,6 +31,8 @@ extension Topic {
             case service
             /// `{path}/{user}/{device}`, without the prefix
             case owntracks
+            /// `{prefix}/{path}`: one topic of its kind, about no walker or service
+            case system
         }
 
         /// The one place a kind meets its levels; every other kind is a walker kind whose path
@@ -37,6 +47,10 @@ extension Topic {
             case .rejected: (.service, "_rejected")
             case .serviceStatus: (.service, "_service")
             case .owntracks: (.owntracks, "owntracks")
+            case .accountCommand: (.system, "_accounts/command")
+            case .accountResult: (.system, "_accounts/result")
+            case .accountErase: (.service, "_accounts/erase")
+            case .accountErased: (.service, "_accounts/erased")
             default: (.walker, rawValue)
             }
         }
@@ -61,10 +75,11 @@ extension Topic {
         private static let byPath: [Scope: [String: Kind]] = Dictionary(grouping: allCases, by: \.scope)
             .mapValues { kinds in Dictionary(uniqueKeysWithValues: kinds.map { ($0.path, $0) }) }
 
-        /// The first levels of service topics (`_service`, `_rejected`): a walker id may not be one,
-        /// or a walker's topics could be read as a service's.
+        /// The first levels of service and system topics (`_service`, `_rejected`, `_accounts`): a
+        /// walker id may not be one, or a walker's topics could be read as those.
         static let serviceLevels: Set<String> = Set(
-            allCases.filter { $0.scope == .service }.compactMap { $0.path.split(separator: "/").first.map(String.init) }
+            allCases.filter { $0.scope == .service || $0.scope == .system }
+                .compactMap { $0.path.split(separator: "/").first.map(String.init) }
         )
     }
 }

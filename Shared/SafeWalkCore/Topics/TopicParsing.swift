@@ -17,10 +17,12 @@ extension Topic {
         return nil
     }
 
-    /// `{path}/{service}` or `{w}/{path}`. A walker id can never be a service level
-    /// (``Kind/serviceLevels``), so the two readings never both succeed.
+    /// `{path}`, `{path}/{service}` or `{w}/{path}`. A walker id can never be a service or system
+    /// level (``Kind/serviceLevels``), and no system path ends where a service path does, so no
+    /// two readings both succeed.
     private static func parseUnderPrefix(_ rest: [String]) -> Topic? {
         guard rest.count >= 2, let last = rest.last else { return nil }
+        if let kind = Kind(.system, path: rest.joined(separator: "/")) { return Topic(system: kind) }
         if let kind = Kind(.service, path: rest.dropLast().joined(separator: "/")) {
             return ServiceName(validating: last).flatMap { Topic(kind, service: $0) }
         }
