@@ -20,14 +20,21 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-services=" location-ingest watchdog companion-chat notifier contacts-store channel-example operator "
+services=" location-ingest watchdog companion-chat notifier contacts-store channel-example operator web broker-admin "
 if $service; then
     [[ "$services" == *" $name "* ]] || { echo "'$name' is not a service user in mosquitto/acl:$services" >&2; exit 2; }
+    # The plugin checks its own clients first, so a password-file entry for its admin is never used.
+    [[ "$name" != "broker-admin" ]] || { echo "'broker-admin' logs in through the dynamic-security plugin: its password is set by \`mosquitto_ctrl dynsec init\` (compose/broker-entrypoint.sh), not here" >&2; exit 2; }
 else
     # Walker ids become topic levels and ACL %u substitutions: no wildcards, slashes or spaces.
     [[ "$name" =~ ^[A-Za-z0-9_-]{1,64}$ ]] || { echo "'$name' is not a walker id ([A-Za-z0-9_-]{1,64})" >&2; exit 2; }
-    [[ "$name" != "_service" && "$name" != "_rejected" ]] || { echo "'$name' is reserved" >&2; exit 2; }
-    [[ "$services" != *" $name "* ]] || { echo "'$name' is a service user; use --service" >&2; exit 2; }
+    # The same names broker-admin refuses (docs/services/broker-admin.md): topic levels the system
+    # keeps (`_service`, `_rejected`, `_accounts`, anything starting with `_`), service users, and
+    # names a person could take for the system.
+    [[ "$name" != _* ]] || { echo "'$name' is reserved (names starting with _ are the system's)" >&2; exit 2; }
+    lower=$(printf '%s' "$name" | tr 'A-Z' 'a-z')
+    [[ "$services" != *" $lower "* ]] || { echo "'$name' is a service user; use --service" >&2; exit 2; }
+    [[ "$lower" != "admin" && "$lower" != "root" ]] || { echo "'$name' is reserved" >&2; exit 2; }
 fi
 
 password=${SAFEWALK_NEW_PASSWORD:-}

@@ -9,7 +9,9 @@ public enum SecuredBroker {
             .deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    public static func start(users: [String: String]) async throws -> MosquittoBroker {
+    /// - Parameter dataFiles: files copied into the broker's data directory (`/mosquitto/data/`
+    ///   in production) before it starts, by name: the dynamic-security plugin's file.
+    public static func start(users: [String: String], dataFiles: [String: URL] = [:]) async throws -> MosquittoBroker {
         let root = repositoryRoot
         let passwords = FileManager.default.temporaryDirectory.appendingPathComponent(
             "passwd-\(UUID().uuidString.prefix(8))")
@@ -22,6 +24,9 @@ public enum SecuredBroker {
                 try FileManager.default.createDirectory(
                     at: config.appendingPathComponent("conf.d"), withIntermediateDirectories: true)
                 try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+                for (name, file) in dataFiles {
+                    try FileManager.default.copyItem(at: file, to: data.appendingPathComponent(name))
+                }
                 try FileManager.default.copyItem(
                     at: root.appendingPathComponent("mosquitto/acl"),
                     to: config.appendingPathComponent("acl"))
@@ -43,7 +48,7 @@ public enum SecuredBroker {
         for (name, password) in users.sorted(by: { $0.key < $1.key }) {
             let service = [
                 "location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store",
-                "channel-example", "operator",
+                "channel-example", "operator", "web",
             ].contains(name)
             let environment = ProcessInfo.processInfo.environment.merging(["SAFEWALK_NEW_PASSWORD": password]) { $1 }
             let (status, output) = try await ChildProcess.run(

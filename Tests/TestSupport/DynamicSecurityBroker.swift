@@ -1,0 +1,29 @@
+import Foundation
+
+/// The project's own broker as production runs it with accounts (issue 17): `mosquitto/mosquitto.conf`
+/// and `mosquitto/acl` (listener and paths rewritten, as ``SecuredBroker``), a password file for
+/// the service users, and the dynamic-security plugin's file made by `mosquitto_ctrl dynsec init`
+/// exactly as `compose/broker-entrypoint.sh` makes it on a first start: one admin client,
+/// `broker-admin`, and the defaults `dynsec init` writes.
+public enum DynamicSecurityBroker {
+    /// The admin login's name (`SAFEWALK_MQTT_USERNAME` of `broker-admin`).
+    public static let adminUsername = "broker-admin"
+    /// The file name `mosquitto.conf` gives `plugin_opt_config_file`, in the data directory.
+    public static let pluginFile = "dynamic-security.json"
+
+    /// - Parameters:
+    ///   - users: the password-file users (services, `operator`, `web`).
+    ///   - adminPassword: the plugin admin's password, for `broker-admin`.
+    public static func start(users: [String: String], adminPassword: String) async throws -> MosquittoBroker {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dynsec-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let file = work.appendingPathComponent(pluginFile)
+        let ctrl = try Executables.find("mosquitto_ctrl", in: ["/usr/bin", "/usr/local/bin"])
+        let (status, output) = try await ChildProcess.run(
+            ctrl, ["dynsec", "init", file.path, adminUsername, adminPassword])
+        guard status == 0 else { throw HarnessError.processFailed("mosquitto_ctrl dynsec init: \(output)") }
+        return try await SecuredBroker.start(users: users, dataFiles: [pluginFile: file])
+    }
+}
