@@ -104,7 +104,7 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
         while true {
             let rc = await blocking { [configuration] handle in
                 mosquitto_connect(
-                    handle.pointer, configuration.host, Int32(configuration.port), configuration.keepAliveSeconds)
+                    handle, configuration.host, Int32(configuration.port), configuration.keepAliveSeconds)
             }
             guard state.withLock({ $0.phase }) != .closed else {
                 mosquitto_disconnect(handle)
@@ -139,11 +139,12 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
         }
     }
 
-    /// Runs a blocking libmosquitto call on a plain thread, off the cooperative pool.
-    private func blocking(_ call: @escaping @Sendable (UncheckedHandle) -> Int32) async -> Int32 {
-        let handle = UncheckedHandle(handle)
-        return await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
-            Thread.detachNewThread { done.resume(returning: call(handle)) }
+    /// Runs a blocking libmosquitto call on a plain thread, off the cooperative pool. The thread
+    /// captures `self` and reads `handle` there: the pointer never crosses threads on its own, so
+    /// this class's one `@unchecked Sendable` covers it, and `self` outlives the call.
+    private func blocking(_ call: @escaping @Sendable (OpaquePointer) -> Int32) async -> Int32 {
+        await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
+            Thread.detachNewThread { done.resume(returning: call(self.handle)) }
         }
     }
 
@@ -160,14 +161,7 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
         }
         mosquitto_disconnect(handle)
         // Joins the network thread once it has sent DISCONNECT (or given up reconnecting).
-        // Blocking, so it runs off the cooperative pool.
-        let handle = UncheckedHandle(handle)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                mosquitto_loop_stop(handle.pointer, false)
-                done.resume()
-            }
-        }
+        _ = await blocking { mosquitto_loop_stop($0, false) }
         failEverything()
         selfRetain.withLock {
             $0?.release(); $0 = nil
@@ -199,10 +193,4 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
         }
         await shutdown()
     }
-}
-
-/// Carries the handle into the thread that joins the network loop.
-struct UncheckedHandle: @unchecked Sendable {
-    let pointer: OpaquePointer
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
 }
