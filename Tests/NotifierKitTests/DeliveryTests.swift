@@ -89,7 +89,7 @@ struct DeliveryTests {
         #expect(first.map(\.status) == [.sent])
         #expect(try await harness.alerts.first(1).count == 1)
         await clock.waitForSleepers(3)  // the contacts settle and two recipients' backoffs
-        let waiting = try harness.ledger.progress(of: "esc-1").filter { $0.channel == "sms-http" }
+        let waiting = try await harness.ledger.progress(of: "esc-1").filter { $0.channel == "sms-http" }
         #expect(waiting.map(\.state) == [.pending, .pending])
         #expect(waiting.map(\.attempts) == [1, 1])
 

@@ -6,12 +6,24 @@ import SafeWalkCore
 /// state of each (escalation, channel, recipient). It is what makes delivery idempotent by
 /// escalation id and lets a restart finish what a crash interrupted.
 ///
-/// Writes are synchronous on purpose: each is a small local transaction, and a synchronous
-/// write cannot be abandoned half-way by task cancellation between "sent" and its record.
+/// Every access is async (it waits on GRDB's queue, not on a cooperative thread) and runs to
+/// the end even when the calling task is cancelled, as the synchronous calls did: GRDB's async
+/// accesses stop on cancellation, and a shutdown must never drop the record of a message that
+/// was sent ("sent" after a send, or "receipted" after a receipt), or the restart repeats it.
 public final class DeliveryLedger: Sendable {
     let pool: DatabasePool
 
     public init(pool: DatabasePool) { self.pool = pool }
+
+    /// A transaction in its own task, which does not inherit the caller's cancellation.
+    private func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await Task { [pool] in try await pool.write(updates) }.value
+    }
+
+    /// A read in its own task, for the same reason: shutting down never turns into "unreadable".
+    private func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await Task { [pool] in try await pool.read(value) }.value
+    }
 
     /// What a target's row says about it.
     public enum State: String, Sendable, Hashable {
@@ -38,10 +50,10 @@ public final class DeliveryLedger: Sendable {
     public func admit(
         _ event: EscalationEvent, plan: DeliveryPlan, targets: [(channel: String, target: DeliveryTarget)],
         now: Double
-    ) throws -> Bool {
+    ) async throws -> Bool {
         let eventJSON = try SafeWalkJSON.encode(event)
         let planJSON = try SafeWalkJSON.encode(plan)
-        return try pool.write { db in
+        return try await write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM escalation WHERE id = ?", arguments: [event.id]) == true {
                 return false
             }
@@ -61,30 +73,29 @@ public final class DeliveryLedger: Sendable {
     }
 
     /// Whether an escalation id has been admitted.
-    public func knows(_ id: String) throws -> Bool {
-        try pool.read { db in
+    public func knows(_ id: String) async throws -> Bool {
+        try await read { db in
             try Bool.fetchOne(db, sql: "SELECT 1 FROM escalation WHERE id = ?", arguments: [id]) == true
         }
     }
 
     /// Escalations not yet finished (some target not final or not receipted), oldest first.
-    public func unfinished() throws -> [(event: EscalationEvent, plan: DeliveryPlan)] {
-        let rows = try pool.read { db in
+    public func unfinished() async throws -> [(event: EscalationEvent, plan: DeliveryPlan)] {
+        let rows = try await read { db in
             try Row.fetchAll(db, sql: "SELECT event, plan FROM escalation WHERE done = 0 ORDER BY receivedAt")
+                .map { row -> (event: Data, plan: Data) in (row["event"], row["plan"]) }
         }
         return try rows.map { row in
-            let eventData: Data = row["event"]
-            let planData: Data = row["plan"]
-            return (
-                try SafeWalkJSON.decoder().decode(EscalationEvent.self, from: eventData),
-                try SafeWalkJSON.decoder().decode(DeliveryPlan.self, from: planData)
+            (
+                try SafeWalkJSON.decoder().decode(EscalationEvent.self, from: row.event),
+                try SafeWalkJSON.decoder().decode(DeliveryPlan.self, from: row.plan)
             )
         }
     }
 
     /// Every target's progress for an escalation.
-    public func progress(of escalationId: String) throws -> [Progress] {
-        try pool.read { db in
+    public func progress(of escalationId: String) async throws -> [Progress] {
+        try await read { db in
             try Row.fetchAll(
                 db, sql: "SELECT * FROM delivery WHERE escalationId = ? ORDER BY rowid",
                 arguments: [escalationId]
@@ -101,8 +112,8 @@ public final class DeliveryLedger: Sendable {
     }
 
     /// Marks the start of an attempt BEFORE it is made, and returns its number.
-    public func beginAttempt(_ escalationId: String, channel: String, key: String, now: Double) throws -> Int {
-        try pool.write { db in
+    public func beginAttempt(_ escalationId: String, channel: String, key: String, now: Double) async throws -> Int {
+        try await write { db in
             try db.execute(
                 sql: """
                     UPDATE delivery SET state = 'attempting', attempts = attempts + 1, updatedAt = ?
@@ -118,8 +129,8 @@ public final class DeliveryLedger: Sendable {
     public func record(
         _ state: State, reason: String? = nil, _ escalationId: String, channel: String, key: String,
         now: Double
-    ) throws {
-        try pool.write { db in
+    ) async throws {
+        try await write { db in
             try db.execute(
                 sql: """
                     UPDATE delivery SET state = ?, reason = ?, updatedAt = ?
@@ -129,8 +140,8 @@ public final class DeliveryLedger: Sendable {
     }
 
     /// Notes that the target's receipt reached the broker.
-    public func markReceipted(_ escalationId: String, channel: String, key: String) throws {
-        try pool.write { db in
+    public func markReceipted(_ escalationId: String, channel: String, key: String) async throws {
+        try await write { db in
             try db.execute(
                 sql: "UPDATE delivery SET receipted = 1 WHERE escalationId = ? AND channel = ? AND targetKey = ?",
                 arguments: [escalationId, channel, key])
@@ -139,8 +150,8 @@ public final class DeliveryLedger: Sendable {
 
     /// Closes an escalation once every target is final and receipted; returns whether it did.
     @discardableResult
-    public func finishIfComplete(_ escalationId: String) throws -> Bool {
-        try pool.write { db in
+    public func finishIfComplete(_ escalationId: String) async throws -> Bool {
+        try await write { db in
             let open =
                 try Int.fetchOne(
                     db,

@@ -40,7 +40,7 @@ public struct DeliveryRunner: Sendable {
     public func run(_ event: EscalationEvent, plan: DeliveryPlan) async {
         let rows: [DeliveryLedger.Progress]
         do {
-            rows = try ledger.progress(of: event.id)
+            rows = try await ledger.progress(of: event.id)
         } catch {
             logger.error("ledger unreadable", metadata: ["escalation": "\(event.id)", "error": "\(error)"])
             return
@@ -51,7 +51,7 @@ public struct DeliveryRunner: Sendable {
             }
         }
         do {
-            if try ledger.finishIfComplete(event.id) {
+            if try await ledger.finishIfComplete(event.id) {
                 logger.info(
                     "escalation delivered", metadata: ["escalation": "\(event.id)", "walker": "\(event.walker)"])
             }
@@ -80,9 +80,9 @@ public struct DeliveryRunner: Sendable {
     private func attempt(_ row: DeliveryLedger.Progress, event: EscalationEvent, plan: DeliveryPlan) async -> Outcome? {
         let (id, key, name) = (event.id, row.target.key, row.channel)
         let meta: Logger.Metadata = ["escalation": "\(id)", "channel": "\(name)", "recipient": "\(row.target.display)"]
-        func finish(_ state: DeliveryLedger.State, _ attempts: Int, _ reason: String?) -> Outcome? {
+        func finish(_ state: DeliveryLedger.State, _ attempts: Int, _ reason: String?) async -> Outcome? {
             do {
-                try ledger.record(state, reason: reason, id, channel: name, key: key, now: clock.now())
+                try await ledger.record(state, reason: reason, id, channel: name, key: key, now: clock.now())
             } catch {
                 logger.error("ledger write failed", metadata: meta.merging(["error": "\(error)"]) { $1 })
             }
@@ -92,12 +92,12 @@ public struct DeliveryRunner: Sendable {
             ).increment()
             return Outcome(state: state, attempts: attempts, reason: reason)
         }
-        if let refusal = row.target.refusal { return finish(.failed, 0, refusal) }
+        if let refusal = row.target.refusal { return await finish(.failed, 0, refusal) }
         guard let channel = channels[name] else {
-            return finish(.failed, row.attempts, "channel \(name) is not enabled")
+            return await finish(.failed, row.attempts, "channel \(name) is not enabled")
         }
         if row.state == .pending, row.attempts >= policy.maxAttempts {
-            return finish(.failed, row.attempts, row.reason ?? "no attempts left")
+            return await finish(.failed, row.attempts, row.reason ?? "no attempts left")
         }
         if row.state == .attempting {
             // The documented window: a send started before a crash and its outcome was never
@@ -107,28 +107,28 @@ public struct DeliveryRunner: Sendable {
         while !Task.isCancelled {
             let attempt: Int
             do {
-                attempt = try ledger.beginAttempt(id, channel: name, key: key, now: clock.now())
+                attempt = try await ledger.beginAttempt(id, channel: name, key: key, now: clock.now())
             } catch {
                 logger.error("ledger write failed", metadata: meta.merging(["error": "\(error)"]) { $1 })
                 return nil
             }
             do throws(ChannelFailure) {
                 try await channel.send(row.target, plan: plan, event: event)
-                return finish(.sent, attempt, nil)
+                return await finish(.sent, attempt, nil)
             } catch {
                 let reason = error.reason
                 guard case .transient = error else {
                     logger.warning("delivery failed", metadata: meta.merging(["reason": "\(reason)"]) { $1 })
-                    return finish(.failed, attempt, reason)
+                    return await finish(.failed, attempt, reason)
                 }
                 guard policy.allowsAnother(after: attempt) else {
                     logger.warning(
                         "delivery failed",
                         metadata: meta.merging(["reason": "\(reason)", "attempts": "\(attempt)"]) { $1 })
-                    return finish(.failed, attempt, "\(reason) (after \(attempt) attempts)")
+                    return await finish(.failed, attempt, "\(reason) (after \(attempt) attempts)")
                 }
                 do {
-                    try ledger.record(.pending, reason: reason, id, channel: name, key: key, now: clock.now())
+                    try await ledger.record(.pending, reason: reason, id, channel: name, key: key, now: clock.now())
                 } catch {
                     // The row stays `attempting`; the retry below (or a restart) re-sends, as documented.
                     SwallowedErrors.record(
@@ -165,7 +165,7 @@ public struct DeliveryRunner: Sendable {
                         "status": "\(receipt.status.rawValue)",
                     ])
             }
-            try ledger.markReceipted(event.id, channel: row.channel, key: row.target.key)
+            try await ledger.markReceipted(event.id, channel: row.channel, key: row.target.key)
         } catch {
             // Left un-receipted in the ledger: the next start publishes it.
             logger.warning("receipt not published", metadata: ["escalation": "\(event.id)", "error": "\(error)"])

@@ -51,7 +51,7 @@ public struct NotifierService: Service {
     }
 
     public func run() async throws {
-        let unfinished = try ledger.unfinished()
+        let unfinished = try await ledger.unfinished()
         if !unfinished.isEmpty {
             logger.notice("resuming unfinished deliveries", metadata: ["count": "\(unfinished.count)"])
         }
@@ -108,7 +108,7 @@ public struct NotifierService: Service {
         let meta: Logger.Metadata = ["escalation": "\(event.id)", "walker": "\(event.walker)"]
         let plan: DeliveryPlan
         do {
-            if try ledger.knows(event.id) {
+            if try await ledger.knows(event.id) {
                 logger.info("duplicate escalation ignored", metadata: meta)
                 return
             }
@@ -117,7 +117,7 @@ public struct NotifierService: Service {
                 for: event, contacts: contacts, emergency: settings.emergency,
                 now: clock.now(), timeZone: settings.timeZone)
             let targets = channels.flatMap { channel in channel.targets(for: plan).map { (channel.name, $0) } }
-            guard try ledger.admit(event, plan: plan, targets: targets, now: clock.now()) else {
+            guard try await ledger.admit(event, plan: plan, targets: targets, now: clock.now()) else {
                 logger.info("duplicate escalation ignored", metadata: meta)
                 return
             }
