@@ -18,9 +18,9 @@ import Testing
         database = ContactsDatabase(pool: try SQLiteStore.temporary(migrator: ContactsDatabase.migrator).0)
     }
 
-    func service(limit: Int = 20) throws -> ContactsStoreService {
+    func service(limit: Int = 20) async throws -> ContactsStoreService {
         let ids = self.ids
-        let directory = try ContactsDirectory(
+        let directory = try await ContactsDirectory(
             rules: ContactRules(limit: limit), database: database,
             makeID: { ids.next() })
         let logger = Logger(label: "test")
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func anAddIsAcknowledgedAndTheWholeListRepublished() async throws {
-        let s = try service()
+        let s = try await service()
         try await s.handle(add("Mum", "512 471 4441"))
         try await s.handle(add("Vanity", "1-800-FLOWERS"))
         #expect(
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func aRefusedAddGetsAClearErrorAndNoNewList() async throws {
-        let s = try service()
+        let s = try await service()
         try await s.handle(add("Mum", "5124714441"))
         try await s.handle(add("Mum ", "5125550100"))
         #expect(
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func anUnreadableCommandIsAnsweredAndReportedWithoutItsPayload() async throws {
-        let s = try service()
+        let s = try await service()
         try await s.handle(MQTTMessage(topic: "safewalk/alice/contacts/add", string: #"{"v":1,"name":"SECRET"}"#))
         #expect(
             try results() == [
@@ -88,7 +88,7 @@ import Testing
     }
 
     @Test func aRemoveRepublishesTheListEvenWhenItBecomesEmpty() async throws {
-        let s = try service()
+        let s = try await service()
         try await s.handle(add("Mum", "5124714441"))
         try await s.handle(
             MQTTMessage(
@@ -106,13 +106,33 @@ import Testing
     @Test func contactsAreStoredAndReloadedInOrder() async throws {
         try await service().handle(add("Mum", "5124714441"))
         try await service().handle(add("Dad", "5125550100"))
-        let lists = await (try ContactsDirectory(rules: ContactRules(), database: database)).allLists()
+        let lists = try await ContactsDirectory(rules: ContactRules(), database: database).allLists()
         #expect(lists.map(\.0.rawValue) == ["alice"])
         #expect(lists.first?.1.contacts.map(\.name) == ["Mum", "Dad"])
     }
 
+    @Test func concurrentCommandsApplyOneAtATime() async throws {
+        // Each command awaits its write; without turns, all ten would pass the limit on the same
+        // empty list and the list in memory would keep only the last one written.
+        let directory = try await ContactsDirectory(
+            rules: ContactRules(limit: 3), database: database, makeID: { [ids] in ids.next() })
+        let alice = try #require(WalkerID(validating: "alice"))
+        let results = await withTaskGroup(of: ContactResult.self) { group -> [ContactResult] in
+            for n in 0..<10 {
+                group.addTask {
+                    await directory.apply(.add(ContactAdd(name: "C\(n)", phone: "51255501\(10 + n)")), for: alice).0
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.filter { $0.outcome == .failed(message: ContactError.limitReached(max: 3).message) }.count == 7)
+        let inMemory = await directory.list(of: alice)
+        #expect(inMemory.contacts.count == 3)
+        #expect(try await database.loadAll()[alice]?.map(\.contact) == inMemory.contacts)
+    }
+
     @Test func theLimitCountsStoredContacts() async throws {
-        let s = try service(limit: 1)
+        let s = try await service(limit: 1)
         try await s.handle(add("Mum", "5124714441"))
         try await s.handle(add("Dad", "5125550100"))
         #expect(

@@ -5,6 +5,11 @@ import SafeWalkCore
 import SafeWalkStorage
 
 /// contacts-store's SQLite file. Only ``ContactsDirectory`` writes it.
+///
+/// Accesses are async, so they wait on GRDB's queue rather than on a cooperative thread. A write
+/// runs to the end even if the calling task is cancelled, as the synchronous write did: GRDB's
+/// async write would stop with `CancellationError`, and a command received during shutdown would
+/// be answered "could not be saved" instead of being saved.
 public final class ContactsDatabase: Sendable {
     public static let fileName = "contacts-store.sqlite"
     let pool: DatabasePool
@@ -13,6 +18,7 @@ public final class ContactsDatabase: Sendable {
         self.pool = pool
     }
 
+    /// Synchronous: runs once at start-up, before anything is served.
     public static func open(directory: URL, logger: Logger) throws -> ContactsDatabase {
         ContactsDatabase(
             pool: try SQLiteStore.open(
@@ -35,8 +41,8 @@ public final class ContactsDatabase: Sendable {
     }
 
     /// Every walker's contacts, in the order they were added.
-    public func loadAll() throws -> [WalkerID: [ContactEntry]] {
-        try pool.read { db in
+    public func loadAll() async throws -> [WalkerID: [ContactEntry]] {
+        try await pool.read { db in
             var result: [WalkerID: [ContactEntry]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT id, walker, name, rawPhone FROM contact ORDER BY seq") {
                 guard let walker = WalkerID(validating: row["walker"]) else { continue }
@@ -47,17 +53,22 @@ public final class ContactsDatabase: Sendable {
         }
     }
 
-    public func insert(_ entry: ContactEntry, for walker: WalkerID) throws {
-        try pool.write { db in
+    public func insert(_ entry: ContactEntry, for walker: WalkerID) async throws {
+        try await write { db in
             try db.execute(
                 sql: "INSERT INTO contact (id, walker, name, rawPhone) VALUES (?, ?, ?, ?)",
                 arguments: [entry.id, walker.rawValue, entry.name, entry.rawPhone])
         }
     }
 
-    public func delete(id: String, for walker: WalkerID) throws {
-        try pool.write { db in
+    public func delete(id: String, for walker: WalkerID) async throws {
+        try await write { db in
             try db.execute(sql: "DELETE FROM contact WHERE id = ? AND walker = ?", arguments: [id, walker.rawValue])
         }
+    }
+
+    /// A transaction in its own task, which does not inherit the caller's cancellation.
+    private func write(_ updates: @escaping @Sendable (Database) throws -> Void) async throws {
+        try await Task { [pool] in try await pool.write(updates) }.value
     }
 }

@@ -8,7 +8,8 @@ public enum ContactsStore {
     public static func services(_ context: ServiceContext) async throws -> [any Service] {
         let configuration = context.configuration
         let database = try ContactsDatabase.open(directory: configuration.dataDirectory, logger: context.logger)
-        let directory = try ContactsDirectory(rules: try ContactRules(configuration: configuration), database: database)
+        let directory = try await ContactsDirectory(
+            rules: try ContactRules(configuration: configuration), database: database)
         let reporter = RejectionReporter(
             service: .contactsStore, prefix: configuration.topicPrefix,
             bus: context.bus, logger: context.logger)
