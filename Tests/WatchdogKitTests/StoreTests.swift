@@ -27,8 +27,9 @@ import WatchdogKit
             duress: Incident(reason: .noReply, level: .red, at: 12))
         let bare = Watch(walker: try WalkerID("bob"), stateSince: 10)
         _ = try await store.commit(watches: [full, bare], outbox: [])
-        let loaded = try store.loadWatches().sorted { $0.walker.rawValue < $1.walker.rawValue }
+        let loaded = try await store.restore().watches.sorted { $0.walker.rawValue < $1.walker.rawValue }
         #expect(loaded == [full, bare])
+        #expect(try store.loadWatches().sorted { $0.walker.rawValue < $1.walker.rawValue } == loaded)
     }
 
     @Test func theOutboxKeepsUnsentRowsAndMarksEscalationsSentAfterAck() async throws {
@@ -45,6 +46,7 @@ import WatchdogKit
             ], now: 100)
         let rows = try await store.commit(watches: [], outbox: items)
         #expect(try store.unsent().map(\.item) == items)
+        #expect(try await store.restore().unsent == rows)
         try await store.markSent(rows, at: 101)
         #expect(try store.unsent().isEmpty)
         let counts = try store.escalationCount()

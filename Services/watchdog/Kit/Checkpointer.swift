@@ -16,6 +16,7 @@ struct Checkpointer: Sendable {
     init(store: WatchStore, interval: Double = 1) async throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
+        // Opened synchronously: once, at start-up, before the event loop serves anything.
         connection = try DatabaseQueue(path: store.database.path, configuration: configuration)
         self.interval = interval
         try await store.database.writeWithoutTransaction { db in

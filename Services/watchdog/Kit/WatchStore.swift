@@ -89,31 +89,24 @@ public struct WatchStore: Sendable {
         }
     }
 
+    /// What a restart needs: every stored watch and the outbox items not yet acknowledged, read
+    /// in one snapshot on GRDB's reader queue, so restoring a large file holds no cooperative
+    /// thread.
+    public func restore() async throws -> (watches: [Watch], unsent: [OutboxRow]) {
+        try await database.read { db in (try Self.fetchWatches(db), try Self.fetchUnsent(db)) }
+    }
+
+    // Synchronous reads, for tests, tools and benchmarks (the in-process benchmark times
+    // `loadWatches` inside a synchronous block); the service itself only uses the async calls.
+
     /// Every stored watch.
     public func loadWatches() throws -> [Watch] {
-        try database.read { db in
-            var watches: [Watch] = []
-            let cursor = try Row.fetchCursor(db, sql: WatchRow.select)
-            while let row = try cursor.next() {
-                if let watch = WatchRow.watch(from: row) { watches.append(watch) }
-            }
-            return watches
-        }
+        try database.read(Self.fetchWatches)
     }
 
     /// Outbox items not yet acknowledged by the broker, oldest first.
     public func unsent() throws -> [OutboxRow] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE sentAt IS NULL ORDER BY seq").compactMap { row in
-                guard let kind = OutboxItem.Kind(rawValue: row["kind"]),
-                    let walker = WalkerID(validating: row["walker"])
-                else { return nil }
-                let item = OutboxItem(
-                    key: row["key"], kind: kind, walker: walker, topic: row["topic"],
-                    payload: row["payload"], retain: row["retain"], createdAt: row["createdAt"])
-                return OutboxRow(seq: row["seq"], item: item)
-            }
-        }
+        try database.read(Self.fetchUnsent)
     }
 
     /// Escalation rows (sent or not), for tests and operators.
@@ -124,6 +117,27 @@ public struct WatchStore: Sendable {
                 try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM outbox WHERE kind = 'escalation' AND sentAt IS NULL") ?? 0
             return (total, unsent)
+        }
+    }
+
+    private static func fetchWatches(_ db: Database) throws -> [Watch] {
+        var watches: [Watch] = []
+        let cursor = try Row.fetchCursor(db, sql: WatchRow.select)
+        while let row = try cursor.next() {
+            if let watch = WatchRow.watch(from: row) { watches.append(watch) }
+        }
+        return watches
+    }
+
+    private static func fetchUnsent(_ db: Database) throws -> [OutboxRow] {
+        try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE sentAt IS NULL ORDER BY seq").compactMap { row in
+            guard let kind = OutboxItem.Kind(rawValue: row["kind"]),
+                let walker = WalkerID(validating: row["walker"])
+            else { return nil }
+            let item = OutboxItem(
+                key: row["key"], kind: kind, walker: walker, topic: row["topic"],
+                payload: row["payload"], retain: row["retain"], createdAt: row["createdAt"])
+            return OutboxRow(seq: row["seq"], item: item)
         }
     }
 }

@@ -80,10 +80,9 @@ public final class WatchdogService: Service, Sendable {
     public func run() async throws {
         var engine = WatchEngine(machine: WatchMachine(thresholds: options.thresholds))
         let started = ContinuousClock.now
-        let watches = try store.loadWatches()
+        let (watches, unsent) = try await store.restore()
         engine.reserve(watches.count)
         for watch in watches { engine.restore(watch) }
-        let unsent = try store.unsent()
         publisher.enqueue(unsent)
         logger.info(
             "watches restored",
