@@ -28,6 +28,7 @@ public final class TrackStore: Sendable {
     public init(pool: DatabasePool, logLimit: Int = TrackStore.defaultLogLimit) {
         self.pool = pool
         self.logLimit = logLimit
+        // A synchronous read, safe here: a store is made once, at start-up, before serving.
         self.logRows = Mutex((try? pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM fix_log") }) ?? 0)
     }
 
@@ -132,6 +133,7 @@ public final class TrackStore: Sendable {
     }
 
     /// Every walker's track, as persisted. Rows with an id that is no longer valid are skipped.
+    /// Synchronous: read once at start-up, before the service subscribes or serves.
     public func loadTracks() throws -> [WalkerID: WalkerTrack] {
         try pool.read { db in
             var result: [WalkerID: WalkerTrack] = [:]
@@ -169,7 +171,8 @@ public final class TrackStore: Sendable {
         return removed
     }
 
-    /// How many distinct fixes history holds (all walkers, both tables).
+    /// How many distinct fixes history holds (all walkers, both tables). Synchronous: for tests,
+    /// tools and benchmarks; the service never calls it.
     public func historyCount() throws -> Int {
         try pool.read { db in
             try Int.fetchOne(
@@ -181,7 +184,8 @@ public final class TrackStore: Sendable {
         }
     }
 
-    /// One walker's history, oldest first, each fix once.
+    /// One walker's history, oldest first, each fix once. Synchronous: for tests and tools; the
+    /// service never calls it.
     public func history(of walker: WalkerID) throws -> [LocationFix] {
         try pool.read { db in
             try Row.fetchAll(
