@@ -75,3 +75,12 @@ public struct AccountCommandResult: Codable, Hashable, Sendable {
         self.error = error
     }
 }
+
+extension AccountCommand: CustomStringConvertible, CustomDebugStringConvertible {
+    /// For logs: everything but the password, which is only said to be there.
+    public var description: String {
+        "AccountCommand(id: \(id), op: \(op.rawValue), user: \(user)\(password == nil ? "" : ", password: <redacted>"))"
+    }
+
+    public var debugDescription: String { description }
+}
