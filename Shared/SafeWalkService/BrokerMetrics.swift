@@ -81,9 +81,10 @@ final class BrokerMetrics: MQTTObserver {
         guard topic.hasPrefix(prefix), topic.dropFirst(prefix.count).first == "/" else { return "other" }
         let rest = topic.dropFirst(prefix.count + 1)
         guard let first = rest.firstIndex(of: "/"), let last = rest.lastIndex(of: "/") else { return "other" }
-        // `{path}/{service}` first: a walker id never takes a service level.
+        // `{path}` and `{path}/{service}` first: a walker id never takes a system or service level.
         let kind =
-            Topic.Kind(.service, path: String(rest[..<last]))
+            Topic.Kind(.system, path: String(rest))
+            ?? Topic.Kind(.service, path: String(rest[..<last]))
             ?? Topic.Kind(.walker, path: String(rest[rest.index(after: first)...]))
         return kind?.rawValue ?? "other"
     }

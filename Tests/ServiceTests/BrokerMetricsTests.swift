@@ -9,7 +9,8 @@ struct BrokerMetricsTests {
         ("safewalk/alice/contacts", "contacts"), ("safewalk/_service/watchdog", "serviceStatus"),
         ("safewalk/_rejected/notifier", "rejected"), ("owntracks/alice/phone", "owntracks"),
         ("safewalk/alice/unknown", "other"), ("safewalkers/alice/fix", "other"), ("elsewhere", "other"),
-        ("safewalk/alice", "other"),
+        ("safewalk/alice", "other"), ("safewalk/_accounts/command", "accountCommand"),
+        ("safewalk/_accounts/erased/watchdog", "accountErased"),
     ])
     func kindIsReadFromTheTopicShape(topic: String, kind: String) {
         #expect(BrokerMetrics.kind(of: topic, prefix: "safewalk") == kind)

@@ -33,9 +33,9 @@ public struct NotifierService: Service {
         // the notifier is listening. Contacts first, so their retained lists are on their way
         // before any escalation.
         contacts = try await bus.subscribe(
-            TopicFilter.everyWalker(.contacts, prefix: prefix).rawValue, qos: .atLeastOnce)
+            TopicFilter.every(.contacts, prefix: prefix).rawValue, qos: .atLeastOnce)
         escalations = try await bus.subscribe(
-            TopicFilter.everyWalker(.escalation, prefix: prefix).rawValue,
+            TopicFilter.every(.escalation, prefix: prefix).rawValue,
             qos: .atLeastOnce)
         self.settings = settings
         self.bus = bus

@@ -57,8 +57,8 @@ public final class WatchdogService: Service, Sendable {
 
     /// The input topics: every walker's position, reply, action and presence.
     public static func filters(prefix: String) -> [String] {
-        [WalkerChannel.position, .reply, .action, .presence].map {
-            TopicFilter.everyWalker($0, prefix: prefix).rawValue
+        [Topic.Kind.position, .reply, .action, .presence].map {
+            TopicFilter.every($0, prefix: prefix).rawValue
         }
     }
 
