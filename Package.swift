@@ -21,6 +21,11 @@ let heap = Target.Dependency.product(name: "HeapModule", package: "swift-collect
 let clocks = Target.Dependency.product(name: "Clocks", package: "swift-clocks")
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let subprocess = Target.Dependency.product(name: "Subprocess", package: "swift-subprocess")
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
+let hummingbirdCore = Target.Dependency.product(name: "HummingbirdCore", package: "hummingbird")
+let hummingbirdTLS = Target.Dependency.product(name: "HummingbirdTLS", package: "hummingbird")
+let hummingbirdTesting = Target.Dependency.product(name: "HummingbirdTesting", package: "hummingbird")
+let nioSSL = Target.Dependency.product(name: "NIOSSL", package: "swift-nio-ssl")
 
 /// One SafeWalk service: its logic in a library (`Services/<name>/Kit`, testable and usable by
 /// benchmarks) and a thin executable (`Services/<name>/Main`). Services never import each other;
@@ -71,6 +76,26 @@ let benchmarkTargets: [Target] = services.filter { ["location-ingest", "watchdog
                       path: "Benchmarks/\(spec.name)", exclude: ["RESULTS.md"], swiftSettings: production)
 }
 
+/// `web`, the only HTTP edge (issue 17): accounts, sessions, OwnTracks set-up, deletion, on
+/// Hummingbird 2 (HTTPS through HummingbirdTLS). Passwords are PBKDF2 (swift-crypto's _CryptoExtras).
+/// Its Kit is `SafeWalkWebKit`, not `WebKit`, so it is never mistaken for Apple's. Its tests run the
+/// app over loopback (HummingbirdTesting `.live`) and the real executable.
+let webTargets: [Target] = [
+    .target(name: "SafeWalkWebKit",
+            dependencies: shared + ["SafeWalkStorage", grdb, crypto, cryptoExtras, hummingbird, hummingbirdCore,
+                                    hummingbirdTLS, nioSSL] + nioServer,
+            path: "Services/web/Kit", swiftSettings: production),
+    .executableTarget(name: "web", dependencies: ["SafeWalkWebKit", "SafeWalkService"], path: "Services/web/Main",
+                      swiftSettings: production),
+    // What one password verification costs (docs/services/web.md); run with -c release.
+    .executableTarget(name: "web-bench", dependencies: ["SafeWalkWebKit"], path: "Services/web/Bench",
+                      swiftSettings: production),
+    .testTarget(name: "WebKitTests",
+                dependencies: ["SafeWalkWebKit", "TestSupport", "web", hummingbirdTesting, nioSSL] + shared
+                    + ["SafeWalkStorage", grdb, hummingbird],
+                path: "Tests/WebKitTests", swiftSettings: strict),
+]
+
 /// The end-to-end load benchmark and fault injection: the five real executables, a real
 /// Mosquitto and the fake SMS gateway (issue 9). Needs `swift build -c release` first.
 let e2eLoadBench = Target.executableTarget(
@@ -82,6 +107,7 @@ let package = Package(
     name: "SafeWalk",
     platforms: [.macOS(.v15)],
     products: services.map { .executable(name: $0.name, targets: [$0.name]) } + [
+        .executable(name: "web", targets: ["web"]),
         .library(name: "SafeWalkCore", targets: ["SafeWalkCore"]),
         .library(name: "SafeWalkMQTT", targets: ["SafeWalkMQTT"]),
     ],
@@ -98,6 +124,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -154,5 +182,5 @@ let package = Package(
                     dependencies: ["watchdog-bench", "location-ingest-bench", "e2e-load-bench", "BenchSupport",
                                    argumentParser],
                     swiftSettings: strict),
-    ] + serviceTargets + benchmarkTargets + [e2eLoadBench]
+    ] + serviceTargets + benchmarkTargets + [e2eLoadBench] + webTargets
 )

@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Reads a request's body as JSON, refusing before any parsing what is too large (413), not
+/// declared `application/json` (415) or not UTF-8 (400).
+public enum JSONBody {
+    /// The largest body any route accepts: a sign-up is well under 1 KiB.
+    public static let defaultLimit = 16 * 1024
+
+    public static func read(_ request: Request, limit: Int) async throws(APIError) -> JSONFields {
+        try checkContentType(request.headers[.contentType])
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            throw .tooLarge(limit: limit)
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw .tooLarge(limit: limit)
+        } catch {
+            throw .malformedJSON  // the connection ended mid-body
+        }
+        return try JSONFields(bytes: buffer.readableBytesView)
+    }
+
+    /// `application/json`, optionally with `charset=utf-8`; anything else is refused.
+    static func checkContentType(_ value: String?) throws(APIError) {
+        guard let value else { throw .unsupportedMediaType }
+        let parts = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard parts.first == "application/json" else { throw .unsupportedMediaType }
+        for parameter in parts.dropFirst() where parameter.hasPrefix("charset=") {
+            let charset = parameter.dropFirst("charset=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            guard charset == "utf-8" || charset == "utf8" else { throw .unsupportedMediaType }
+        }
+    }
+}
+
+/// The top-level members of a JSON object, each a string or something else. Field errors name
+/// the field: a missing one is `missing`, one of another type `wrongType`.
+public struct JSONFields: Sendable {
+    enum Value: Decodable, Sendable {
+        case string(String)
+        case other
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            self = (try? container.decode(String.self)).map(Value.string) ?? .other
+        }
+    }
+
+    let values: [String: Value]
+
+    public init(bytes: some Collection<UInt8>) throws(APIError) {
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw .invalidUTF8 }
+        do {
+            values = try JSONDecoder().decode([String: Value].self, from: Data(bytes))
+        } catch {
+            throw .malformedJSON
+        }
+    }
+
+    /// The string at `field`'s key.
+    public func string(_ field: FieldError.Field) throws(APIError) -> String {
+        switch values[field.rawValue] {
+        case .string(let value): value
+        case .other: throw .field(FieldError(field, .wrongType))
+        case nil: throw .field(FieldError(field, .missing))
+        }
+    }
+}

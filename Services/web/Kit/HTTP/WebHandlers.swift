@@ -1,0 +1,71 @@
+import Hummingbird
+import SafeWalkCore
+
+/// What each ``WebRoute`` does: read the request, call ``Accounts``, write the answer.
+struct WebHandlers: Sendable {
+    let accounts: Accounts
+    var settings: WebSettings { accounts.settings }
+    var sessions: SessionGuard { SessionGuard(accounts: accounts) }
+
+    struct AccountAnswer: Codable { var username: WalkerID; var email: String? }
+    struct SessionAnswer: Codable { var username: WalkerID; var csrfToken: String; var expiresAt: Int }
+    struct DeletionAnswer: Codable { var username: WalkerID; var state: String }
+
+    func respond(to route: WebRoute, _ request: Request, _ context: WebRequestContext) async throws -> Response {
+        switch route {
+        case .signUp:
+            let fields = try await JSONBody.read(request, limit: settings.bodyLimit)
+            let account = try await accounts.signUp(
+                username: try fields.string(.username), email: try fields.string(.email),
+                password: try fields.string(.password), client: client(request, context))
+            return try JSONResponse.make(
+                AccountAnswer(username: account.username, email: account.email), status: .created)
+        case .signIn:
+            let fields = try await JSONBody.read(request, limit: settings.bodyLimit)
+            let session = try await accounts.signIn(
+                username: try fields.string(.username), password: try fields.string(.password),
+                client: client(request, context))
+            var response = try JSONResponse.make(
+                SessionAnswer(
+                    username: session.username, csrfToken: session.csrfToken,
+                    expiresAt: Int(session.expiresAt.timeIntervalSince1970)))
+            response.setCookie(SessionCookie.issue(session.token, maxAge: Int(settings.sessionLifetime)))
+            return response
+        case .signOut:
+            let (_, tokenHash) = try await sessions.require(request, user: nil)
+            try await accounts.signOut(tokenHash: tokenHash)
+            var response = JSONResponse.empty()
+            response.setCookie(SessionCookie.expired())
+            return response
+        case .changePassword:
+            let (session, tokenHash) = try await sessions.require(request, user: context.parameters.get("user"))
+            let fields = try await JSONBody.read(request, limit: settings.bodyLimit)
+            try await accounts.changePassword(
+                session: session, tokenHash: tokenHash, old: try fields.string(.oldPassword),
+                new: try fields.string(.newPassword))
+            return try JSONResponse.make(AccountAnswer(username: session.username))
+        case .ownTracks:
+            let (session, _) = try await sessions.require(request, user: context.parameters.get("user"))
+            return try JSONResponse.make(try await accounts.ownTracks(session: session))
+        case .deleteAccount:
+            let (session, _) = try await sessions.require(request, user: context.parameters.get("user"))
+            var response: Response
+            switch try await accounts.delete(session: session) {
+            case .finished:
+                response = try JSONResponse.make(DeletionAnswer(username: session.username, state: "erased"))
+            case .continuing:
+                response = try JSONResponse.make(
+                    DeletionAnswer(username: session.username, state: "erasing"), status: .accepted)
+            case .cancelled(let error): throw error
+            }
+            response.setCookie(SessionCookie.expired())
+            return response
+        }
+    }
+
+    private func client(_ request: Request, _ context: WebRequestContext) -> String {
+        let forwarded = request.headers.filter { $0.name.canonicalName == "x-forwarded-for" }.map(\.value)
+        return ClientAddress.resolve(
+            peer: context.peer, forwardedFor: forwarded, trustedProxies: settings.trustedProxies)
+    }
+}

@@ -1,0 +1,35 @@
+/// What is limited, and how much. The defaults let a person mistype a few times and a family
+/// behind one address sign up together, and stop a script: per address, 5 sign-ups per 10
+/// minutes and 20 sign-ins per minute; per account, 10 sign-ins (or password changes) per 5
+/// minutes. Configured with `SAFEWALK_RATE_*` (docs/services/web.md).
+public struct RateLimits: Hashable, Sendable {
+    public enum Scope: String, Hashable, Sendable, CaseIterable {
+        /// `POST /v1/accounts`, by client address.
+        case signUpPerAddress
+        /// `POST /v1/accounts`, by the username asked for.
+        case signUpPerAccount
+        /// `POST /v1/sessions`, by client address.
+        case signInPerAddress
+        /// `POST /v1/sessions` and password changes, by account: guesses at one account's
+        /// password from many addresses.
+        case signInPerAccount
+    }
+
+    public var rules: [Scope: RateRule]
+    /// Keys remembered per scope (see ``RateLimiter``).
+    public var maxKeys: Int
+
+    public init(
+        signUpPerAddress: RateRule = .init(burst: 5, per: .seconds(600)),
+        signUpPerAccount: RateRule = .init(burst: 5, per: .seconds(600)),
+        signInPerAddress: RateRule = .init(burst: 20, per: .seconds(60)),
+        signInPerAccount: RateRule = .init(burst: 10, per: .seconds(300)),
+        maxKeys: Int = 50_000
+    ) {
+        rules = [
+            .signUpPerAddress: signUpPerAddress, .signUpPerAccount: signUpPerAccount,
+            .signInPerAddress: signInPerAddress, .signInPerAccount: signInPerAccount,
+        ]
+        self.maxKeys = maxKeys
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import SafeWalkCore
+import SafeWalkService
+import ServiceLifecycle
+
+/// Builds web's parts from a ``ServiceContext``: the HTTP application and the erasure resumer.
+public enum Web {
+    /// The service's name on the broker (`_service/web`) and its broker login.
+    public static let name = ServiceName(validating: "web")!
+
+    /// `keeper` and `eraser` reach broker-admin and the erasing services (over MQTT in the service).
+    public static func services(
+        _ context: ServiceContext, keeper: any CredentialKeeper, eraser: any Eraser
+    ) async throws -> [any Service] {
+        let settings = try WebSettings(environment: context.configuration.environment)
+        let database = try WebDatabase.open(directory: context.configuration.dataDirectory, logger: context.logger)
+        for walker in try await database.forgetPending() {
+            // A sign-up that was cut short by a stop: its broker login may or may not exist.
+            context.logger.warning("unfinished sign-up forgotten", metadata: ["walker": "\(walker)"])
+        }
+        if settings.publicBroker.host == "localhost" {
+            context.logger.notice("SAFEWALK_PUBLIC_MQTT_HOST is not set: OwnTracks set-up will name localhost")
+        }
+        let accounts = Accounts(
+            database: database,
+            passwords: PasswordWork(
+                hasher: PasswordHasher(rounds: settings.passwordRounds), limit: settings.passwordQueue),
+            keeper: keeper, eraser: eraser, gate: RateGate(limits: settings.limits, clock: ContinuousClock()),
+            settings: settings, logger: context.logger)
+        return [ErasureResumer(accounts: accounts), try WebApplication.make(accounts: accounts)]
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+import SafeWalkCore
+
+/// A signed-in browser or app. The cookie's token is stored only as its SHA-256, so a copy of
+/// the database does not sign anyone in.
+public struct Session: Hashable, Sendable {
+    public var username: WalkerID
+    public var csrfToken: String
+    public var expiresAt: Date
+
+    public var usernameKey: String { UsernameRule.key(username) }
+}
+
+extension WebDatabase {
+    /// Stores a session and keeps at most `keepAtMost` per account (the oldest go), dropping every
+    /// expired session of anyone on the way: the table stays bounded without a sweeper.
+    public func insertSession(
+        tokenHash: String, key: String, csrfToken: String, now: Date, expiresAt: Date, keepAtMost: Int
+    ) async throws {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM sessions WHERE expires_at <= ?", arguments: [now.timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO sessions (token_hash, username_key, csrf_token, created_at, expires_at)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    tokenHash, key, csrfToken, now.timeIntervalSince1970, expiresAt.timeIntervalSince1970,
+                ])
+            try db.execute(
+                sql: """
+                    DELETE FROM sessions WHERE username_key = ? AND token_hash NOT IN (
+                        SELECT token_hash FROM sessions WHERE username_key = ?
+                        ORDER BY created_at DESC, rowid DESC LIMIT ?)
+                    """,
+                arguments: [key, key, keepAtMost])
+        }
+    }
+
+    /// The unexpired session of an active account with this token hash.
+    public func session(tokenHash: String, now: Date) async throws -> Session? {
+        try await read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT accounts.username, sessions.csrf_token, sessions.expires_at
+                    FROM sessions JOIN accounts ON accounts.username_key = sessions.username_key
+                    WHERE sessions.token_hash = ? AND sessions.expires_at > ? AND accounts.state = 'active'
+                    """,
+                arguments: [tokenHash, now.timeIntervalSince1970])
+            guard let row, let username = WalkerID(validating: row["username"]) else { return nil }
+            return Session(
+                username: username, csrfToken: row["csrf_token"],
+                expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
+        }
+    }
+
+    public func deleteSession(tokenHash: String) async throws {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [tokenHash])
+        }
+    }
+
+    /// Signs the account out everywhere but `tokenHash` (after a password change).
+    public func deleteSessions(key: String, except tokenHash: String?) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "DELETE FROM sessions WHERE username_key = ? AND token_hash IS NOT ?",
+                arguments: [key, tokenHash])
+        }
+    }
+
+    public func sessionCount(key: String) async throws -> Int {
+        try await read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions WHERE username_key = ?", arguments: [key]) ?? 0
+        }
+    }
+}
