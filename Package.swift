@@ -148,7 +148,7 @@ let package = Package(
                 swiftSettings: production),
         // The `safewalk` command-line tool: run, watch and simulate walks, manage users and contacts.
         .target(name: "SafeWalkCLI",
-                dependencies: ["SafeWalkCore", "SafeWalkMQTT", log, argumentParser],
+                dependencies: ["SafeWalkCore", "SafeWalkMQTT", log, argumentParser, httpClient],
                 path: "Tools/SafeWalkCLI", swiftSettings: production),
         .executableTarget(name: "safewalk", dependencies: ["SafeWalkCLI"], path: "Tools/safewalk",
                           swiftSettings: production),

@@ -60,7 +60,9 @@ import Testing
     }
 
     @Test func userAddAppliesTheScriptsRules() throws {
-        #expect(try SafeWalkCommand.parseAsRoot(["user", "add", "alice"]) is UserAddCommand)
+        #expect(
+            try SafeWalkCommand.parseAsRoot(["user", "add", "alice", "--email", "alice@example.org"])
+                is UserAddCommand)
         #expect(try SafeWalkCommand.parseAsRoot(["user", "add", "watchdog", "--service"]) is UserAddCommand)
         for bad in [
             ["user", "add", "watchdog"], ["user", "add", "alice", "--service"], ["user", "add", "_rejected"],

@@ -1,34 +1,43 @@
 import ArgumentParser
 import Foundation
 
-/// `safewalk user add`: a broker login for a walker or a service.
+/// `safewalk user add`: an account for a walker (through the web service, like any sign-up), or a
+/// broker login for a service.
 struct UserCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "user", abstract: "Manage broker users (the Mosquitto password file).",
+        commandName: "user", abstract: "Add walkers' accounts and service users' broker logins.",
         subcommands: [UserAddCommand.self])
 }
 
-struct UserAddCommand: ParsableCommand {
+struct UserAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
-        abstract: "Add a broker user, or change its password.",
+        abstract: "Add a walker's account, or a service user's broker login.",
         discussion: """
-            Wraps scripts/add-user.sh (mosquitto_passwd). A walker's username is its walker id: \
-            the same login serves its phone and its OwnTracks tracker, and the ACL lets it touch \
-            only its own topics. The password comes from SAFEWALK_NEW_PASSWORD, or is generated \
-            and printed once.
+            A walker gets an account exactly as a person signing up does: POST /v1/accounts on the \
+            web service (--web), which checks the name, e-mail and password rules and has \
+            broker-admin create the broker login at once, with no broker reload. The password \
+            comes from SAFEWALK_NEW_PASSWORD, or is generated and printed once. With --service, a \
+            service user is written to the broker's password file by scripts/add-user.sh \
+            (mosquitto_passwd) instead: service users are not accounts.
             """)
 
     @Argument(help: "A walker id ([A-Za-z0-9_-]{1,64}), or a service user with --service.")
     var name: String
 
+    @Option(help: "The walker's e-mail address (required for a walker).")
+    var email: String?
+
+    @Option(help: "The web service (default: $SAFEWALK_WEB_URL, else http://127.0.0.1:8080).")
+    var web: String?
+
     @Flag(help: "Add one of the service users named in mosquitto/acl.")
     var service = false
 
-    @Option(help: "The password file (default: $SAFEWALK_PASSWORD_FILE or mosquitto/passwd in the repository).")
+    @Option(help: "With --service: the password file (default: $SAFEWALK_PASSWORD_FILE or mosquitto/passwd).")
     var file: String?
 
-    @Option(help: "The SafeWalk repository (default: $SAFEWALK_REPO, else found from here or from this executable).")
+    @Option(help: "With --service: the SafeWalk repository (default: $SAFEWALK_REPO, else found from here).")
     var repo: String?
 
     func validate() throws {
@@ -37,14 +46,34 @@ struct UserAddCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        if service {
+            guard email == nil, web == nil else { throw ValidationError("--email and --web are for walkers") }
+        } else {
+            guard email != nil else { throw ValidationError("a walker's account needs --email") }
+            guard file == nil else { throw ValidationError("--file is for service users (--service)") }
+            guard webURL != nil else { throw ValidationError("--web must be an http:// or https:// URL") }
+        }
     }
 
-    func run() throws {
+    private var webURL: URL? {
+        let text = web ?? ProcessInfo.processInfo.environment["SAFEWALK_WEB_URL"] ?? "http://127.0.0.1:8080"
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? "") else { return nil }
+        return url
+    }
+
+    func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let root = try RepositoryLocator.find(explicit: repo ?? environment["SAFEWALK_REPO"])
-        var arguments = [root.appendingPathComponent("scripts/add-user.sh").path, name]
-        if service { arguments.append("--service") }
-        if let file { arguments += ["--file", URL(fileURLWithPath: file).standardizedFileURL.path] }
-        try ProcessExec.replace(with: "/bin/bash", arguments: arguments, environment: environment)
+        if service {
+            let root = try RepositoryLocator.find(explicit: repo ?? environment["SAFEWALK_REPO"])
+            var arguments = [root.appendingPathComponent("scripts/add-user.sh").path, name, "--service"]
+            if let file { arguments += ["--file", URL(fileURLWithPath: file).standardizedFileURL.path] }
+            try ProcessExec.replace(with: "/bin/bash", arguments: arguments, environment: environment)
+        }
+        guard let webURL, let email else { throw CLIError.invalidInput("a walker's account needs --email and --web") }
+        let given = environment["SAFEWALK_NEW_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        let password = given ?? AccountSignUp.generatedPassword()
+        try await AccountSignUp(web: webURL).create(username: name, email: email, password: password)
+        print("account '\(name)' created through \(webURL.absoluteString)")
+        if given == nil { print("password: \(password)") }
     }
 }

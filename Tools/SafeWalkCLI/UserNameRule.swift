@@ -5,7 +5,7 @@ public enum UserNameRule {
     /// The service users of mosquitto/acl (a test keeps the two in step).
     public static let serviceUsers = [
         "location-ingest", "watchdog", "companion-chat", "notifier",
-        "contacts-store", "channel-example", "operator",
+        "contacts-store", "channel-example", "operator", "web", "broker-admin",
     ]
 
     public static func validate(_ name: String, service: Bool) throws(CLIError) {
