@@ -7,10 +7,11 @@ import SafeWalkWebKit
 struct WebMain {
     static func main() async {
         await ServiceRunner.run(Web.name) { context in
-            // broker-admin and the erasing services are reached over MQTT (issue 17's broker side);
-            // until that keeper and eraser are wired in here, every command fails and sign-up,
-            // OwnTracks set-up and deletion answer 503.
-            try await Web.services(context, keeper: NotConnectedBroker(), eraser: NotConnectedBroker())
+            // broker-admin and the erasing services are reached over the broker; the answer
+            // topics are read before the HTTP side starts taking requests.
+            let broker = try await BrokerAccounts.connect(
+                bus: context.bus, prefix: context.configuration.topicPrefix, logger: context.logger)
+            return [broker] + (try await Web.services(context, keeper: broker, eraser: broker))
         }
     }
 }

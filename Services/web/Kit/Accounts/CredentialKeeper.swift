@@ -21,22 +21,6 @@ public protocol Eraser: Sendable {
 public enum CollaboratorError: Error, Hashable, Sendable {
     /// No answer within the wait (seconds).
     case timedOut(seconds: Double)
-    /// No implementation is connected: the executable's broker wiring is not in place.
-    case notConnected
-}
-
-/// Stands in for the MQTT keeper and eraser until they are wired into the executable: every
-/// command fails, so sign-up answers 503 rather than pretending a broker login exists.
-public struct NotConnectedBroker: CredentialKeeper, Eraser {
-    public init() {}
-
-    public func run(_ command: AccountCommand) async throws -> AccountCommandResult {
-        throw CollaboratorError.notConnected
-    }
-
-    public func erase(_ request: EraseRequest, at service: ServiceName) async throws -> EraseReport {
-        throw CollaboratorError.notConnected
-    }
 }
 
 /// The services that erase a walker, in the order the design asks them: the watchdog alone first
