@@ -49,6 +49,8 @@ let services = [
     // Webhook signatures are HMAC-SHA256 from swift-crypto.
     ServiceSpec(name: "notifier", kit: "NotifierKit", extra: ["SafeWalkStorage", grdb, httpClient, crypto]),
     ServiceSpec(name: "contacts-store", kit: "ContactsStoreKit", extra: ["SafeWalkStorage", grdb]),
+    // Walkers' broker logins, live (issue 17); its tests run the executable on a broker with the plugin.
+    ServiceSpec(name: "broker-admin", kit: "BrokerAdminKit", extra: [], testExtra: ["broker-admin"]),
 ]
 
 let shared: [Target.Dependency] = ["SafeWalkCore", "SafeWalkMQTT", "SafeWalkService", log, lifecycle, metrics]

@@ -1,0 +1,149 @@
+import SafeWalkCore
+
+/// One plugin command and what each of its possible errors means for the account command.
+public struct PlannedCommand: Hashable, Sendable {
+    public var command: ControlCommand
+    /// Errors that count as success (the thing is already as wanted: idempotent steps).
+    public var tolerated: Set<String>
+    /// Errors that answer the account command with a specific failure; any other error is a
+    /// `brokerError`.
+    public var failures: [String: AccountCommandResult.Failure]
+    /// For `getClient`: a disabled client fails the command as `refused`.
+    public var refuseDisabled: Bool
+
+    public init(
+        _ command: ControlCommand, tolerated: Set<String> = [],
+        failures: [String: AccountCommandResult.Failure] = [:], refuseDisabled: Bool = false
+    ) {
+        self.command = command
+        self.tolerated = tolerated
+        self.failures = failures
+        self.refuseDisabled = refuseDisabled
+    }
+
+    /// What `reply` means: nil when the command did what was wanted.
+    public func failure(for reply: ControlReply) -> AccountCommandResult.Failure? {
+        guard let error = reply.error else {
+            return refuseDisabled && reply.data?.client?.disabled == true ? .refused : nil
+        }
+        if tolerated.contains(error) { return nil }
+        return failures[error] ?? .brokerError
+    }
+}
+
+/// An account command as plugin batches, sent one after another: a later batch is sent only
+/// when every command of the one before succeeded. Pure.
+public struct AccountPlan: Hashable, Sendable {
+    public var steps: [[PlannedCommand]]
+
+    public init(steps: [[PlannedCommand]]) { self.steps = steps }
+
+    /// The first failure among one batch's answers (in command order), or nil when all succeeded.
+    public static func failure(of step: [PlannedCommand], replies: [ControlReply]) -> AccountCommandResult.Failure? {
+        guard replies.count == step.count else { return .brokerError }
+        for (planned, reply) in zip(step, replies) {
+            if let failure = planned.failure(for: reply) { return failure }
+        }
+        return nil
+    }
+
+    /// The batches that carry out `command`, which ``AccountIntake`` accepted (so a password is
+    /// present where one is needed).
+    public static func plan(for command: AccountCommand) -> AccountPlan {
+        let walker = command.user.rawValue
+        let device = AccountNames.device(of: command.user)
+        let password = command.password ?? ""
+        let missingWalker: [String: AccountCommandResult.Failure] = [PluginError.clientNotFound: .notFound]
+        let noDevice: Set<String> = [PluginError.clientNotFound]
+        switch command.op {
+        case .createWalker:
+            // No role: a walker's rights are the ACL file's `pattern` lines (docs/services/broker-admin.md).
+            return AccountPlan(steps: [
+                [
+                    PlannedCommand(
+                        .createClient(username: walker, password: password),
+                        failures: [PluginError.clientExists: .exists])
+                ]
+            ])
+        case .setPassword:
+            return AccountPlan(steps: [
+                [PlannedCommand(.setClientPassword(username: walker, password: password), failures: missingWalker)]
+            ])
+        case .disable:
+            return AccountPlan(steps: [
+                [
+                    PlannedCommand(.disableClient(username: walker), failures: missingWalker),
+                    PlannedCommand(.disableClient(username: device), tolerated: noDevice),
+                ]
+            ])
+        case .enable:
+            return AccountPlan(steps: [
+                [
+                    PlannedCommand(.enableClient(username: walker), failures: missingWalker),
+                    PlannedCommand(.enableClient(username: device), tolerated: noDevice),
+                ]
+            ])
+        case .setDevicePassword:
+            // Only for an existing, enabled walker; then the device login is made afresh (the
+            // old one is deleted, which disconnects a phone holding the old password).
+            return AccountPlan(steps: [
+                [PlannedCommand(.getClient(username: walker), failures: missingWalker, refuseDisabled: true)],
+                [PlannedCommand(.deleteClient(username: device), tolerated: noDevice)]
+                    + DeviceRights.role(for: command.user)
+                    + [
+                        PlannedCommand(
+                            .createClient(
+                                username: device, password: password, roles: [DeviceRights.roleName(command.user)]))
+                    ],
+            ])
+        case .deleteDevice:
+            // Idempotent: no device login is what was asked for.
+            return AccountPlan(steps: [
+                [
+                    PlannedCommand(.deleteClient(username: device), tolerated: noDevice),
+                    PlannedCommand(
+                        .deleteRole(name: DeviceRights.roleName(command.user)), tolerated: [PluginError.roleNotFound]),
+                ]
+            ])
+        }
+    }
+
+    /// broker-admin's part of an erasure: the walker's login, its device's login and the
+    /// device's role. Whatever is already gone is fine.
+    public static func erasure(of walker: WalkerID) -> [PlannedCommand] {
+        [
+            PlannedCommand(.deleteClient(username: walker.rawValue), tolerated: [PluginError.clientNotFound]),
+            PlannedCommand(
+                .deleteClient(username: AccountNames.device(of: walker)), tolerated: [PluginError.clientNotFound]),
+            PlannedCommand(.deleteRole(name: DeviceRights.roleName(walker)), tolerated: [PluginError.roleNotFound]),
+        ]
+    }
+}
+
+/// The OwnTracks device login's rights, as the dynamic-security role `device-{w}`: publish its
+/// own locations (`owntracks/{w}/+`), and subscribe to and receive its commands
+/// (`owntracks/{w}/+/cmd`). The plugin does not expand `%u` (measured), hence a role per walker.
+public enum DeviceRights {
+    /// `device-{w}`. A walker id never holds a dot, so this never names a walker's login.
+    public static func roleName(_ walker: WalkerID) -> String { "device-\(walker.rawValue)" }
+
+    /// `createRole` (fine if it exists) and its three ACLs (fine if present): run again, it
+    /// repairs a role missing an ACL.
+    static func role(for walker: WalkerID) -> [PlannedCommand] {
+        let role = roleName(walker)
+        let own = TopicFilter.owntracks(of: walker).rawValue
+        let commands = TopicFilter.owntracksCommands(of: walker).rawValue
+        return [
+            PlannedCommand(.createRole(name: role), tolerated: [PluginError.roleExists]),
+            PlannedCommand(
+                .addRoleACL(role: role, type: .publishClientSend, topic: own, allow: true),
+                tolerated: [PluginError.aclExists]),
+            PlannedCommand(
+                .addRoleACL(role: role, type: .subscribePattern, topic: commands, allow: true),
+                tolerated: [PluginError.aclExists]),
+            PlannedCommand(
+                .addRoleACL(role: role, type: .publishClientReceive, topic: commands, allow: true),
+                tolerated: [PluginError.aclExists]),
+        ]
+    }
+}
