@@ -1,25 +1,59 @@
 #!/usr/bin/env bash
-# Runs the whole SafeWalk stack on this machine: a local Mosquitto (mosquitto/local.conf) and the
-# five services as processes, each log line prefixed with its service. Ctrl-C stops everything.
+# Runs the whole SafeWalk stack on this machine: a local Mosquitto (mosquitto/local.conf: the
+# production ACL and accounts, on loopback only), the five services, broker-admin and the web
+# service on http://127.0.0.1:8080, each log line prefixed with its name. Ctrl-C stops everything.
 # No API key needed: without GEMINI_API_KEY the companion answers with its canned replies.
-#   SAFEWALK_MQTT_PORT (default 1883)  SAFEWALK_DATA_DIR (default ./data)  CONFIGURATION (debug|release)
+# Service passwords are generated once into $SAFEWALK_DATA_DIR/mosquitto/credentials (mode 600).
+#   SAFEWALK_MQTT_PORT (default 1883)  SAFEWALK_HTTP_PORT (default 8080)
+#   SAFEWALK_DATA_DIR (default ./data)  CONFIGURATION (debug|release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export SAFEWALK_MQTT_PORT=${SAFEWALK_MQTT_PORT:-1883}
 export SAFEWALK_DATA_DIR=${SAFEWALK_DATA_DIR:-$PWD/data}
+export SAFEWALK_HTTP_PORT=${SAFEWALK_HTTP_PORT:-8080}
 configuration=${CONFIGURATION:-debug}
-services=(location-ingest watchdog companion-chat notifier contacts-store)
+services=(location-ingest watchdog companion-chat notifier contacts-store broker-admin web)
+# Broker logins kept in the password file (broker-admin's is the plugin's own admin login).
+password_users=(location-ingest watchdog companion-chat notifier contacts-store web operator)
+plugin=${SAFEWALK_DYNSEC_PLUGIN:-/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so}
 
 mosquitto=$(command -v mosquitto || echo /usr/sbin/mosquitto)
 [ -x "$mosquitto" ] || { echo "mosquitto is not installed: apt-get install mosquitto" >&2; exit 1; }
+for tool in mosquitto_passwd mosquitto_ctrl; do
+    command -v "$tool" > /dev/null || { echo "$tool is missing: apt-get install mosquitto mosquitto-clients" >&2; exit 1; }
+done
+[ -f "$plugin" ] || { echo "the dynamic-security plugin is missing ($plugin): apt-get install mosquitto" >&2; exit 1; }
 
 swift build -c "$configuration"
 bin=$(swift build -c "$configuration" --show-bin-path)
 
-mkdir -p "$SAFEWALK_DATA_DIR/mosquitto"
-conf="$SAFEWALK_DATA_DIR/mosquitto/local.conf"
-sed -e "s|@PORT@|$SAFEWALK_MQTT_PORT|" -e "s|@DATA@|$SAFEWALK_DATA_DIR/mosquitto|" mosquitto/local.conf > "$conf"
+broker_data="$SAFEWALK_DATA_DIR/mosquitto"
+mkdir -p "$broker_data"
+chmod 700 "$broker_data"
+# One random password per login, made on the first run and kept: `NAME PASSWORD` lines.
+credentials="$broker_data/credentials"
+if [ ! -s "$credentials" ]; then
+    umask 077
+    for user in "${password_users[@]}" broker-admin; do
+        echo "$user $(head -c 18 /dev/urandom | base64 | tr -d '/+=')"
+    done > "$credentials.new"
+    rm -f "$broker_data/passwd" "$broker_data/dynamic-security.json"
+    while read -r user password; do
+        [ "$user" = broker-admin ] && continue
+        [ -f "$broker_data/passwd" ] || touch "$broker_data/passwd"
+        mosquitto_passwd -b "$broker_data/passwd" "$user" "$password"
+    done < "$credentials.new"
+    mosquitto_ctrl dynsec init "$broker_data/dynamic-security.json" broker-admin \
+        "$(awk '$1 == "broker-admin" { print $2 }' "$credentials.new")" > /dev/null
+    mv "$credentials.new" "$credentials"
+    umask 022
+fi
+password_of() { awk -v user="$1" '$1 == user { print $2 }' "$credentials"; }
+
+conf="$broker_data/local.conf"
+sed -e "s|@PORT@|$SAFEWALK_MQTT_PORT|" -e "s|@DATA@|$broker_data|" -e "s|@ACL@|$PWD/mosquitto/acl|" \
+    -e "s|@PLUGIN@|$plugin|" mosquitto/local.conf > "$conf"
 # Started as root, mosquitto would switch to the `mosquitto` user, who cannot write our data dir.
 [ "$(id -u)" = 0 ] && echo "user root" >> "$conf"
 
@@ -39,11 +73,14 @@ trap stop_all INT TERM EXIT
 setsid "$mosquitto" -c "$conf" > >(sed -u "s/^/[mosquitto] /") 2>&1 &
 broker_pid=$!
 for service in "${services[@]}"; do
-    "$bin/$service" > >(sed -u "s/^/[$service] /") 2>&1 &
+    SAFEWALK_MQTT_USERNAME=$service SAFEWALK_MQTT_PASSWORD=$(password_of "$service") \
+        SAFEWALK_PUBLIC_MQTT_HOST=127.0.0.1 SAFEWALK_PUBLIC_MQTT_PORT=$SAFEWALK_MQTT_PORT SAFEWALK_PUBLIC_MQTT_TLS=false \
+        "$bin/$service" > >(sed -u "s/^/[$service] /") 2>&1 &
     service_pids+=($!)
 done
-echo "[up] broker on 127.0.0.1:$SAFEWALK_MQTT_PORT, data in $SAFEWALK_DATA_DIR; Ctrl-C stops everything"
-echo "[up] watch it:  mosquitto_sub -p $SAFEWALK_MQTT_PORT -t 'safewalk/#' -v"
+echo "[up] broker on 127.0.0.1:$SAFEWALK_MQTT_PORT, web on http://127.0.0.1:$SAFEWALK_HTTP_PORT, data in $SAFEWALK_DATA_DIR; Ctrl-C stops everything"
+echo "[up] sign up:   swift run safewalk user add alice --email alice@example.org   (or POST /v1/accounts)"
+echo "[up] watch it:  mosquitto_sub -p $SAFEWALK_MQTT_PORT -u operator -P $(password_of operator) -t 'safewalk/#' -v"
 # Returns when any of them exits; a service that dies takes the stack down loudly.
 wait -n "${service_pids[@]}" "$broker_pid" || true
 echo "[up] a process exited; stopping the stack" >&2
