@@ -1,16 +1,21 @@
 #!/bin/bash
 # Checks the passwords and the TLS certificates, writes the broker's password file from the
-# environment, then runs Mosquitto in the foreground (exec: it is PID 1 and gets SIGTERM
-# directly). The file lives only in the container, so changing a password in .env and recreating
-# the container is all a rotation takes. Refuses to start (exit 2, naming the variable or file)
-# when a required password is empty, short or a placeholder, or a certificate is missing.
+# environment, makes the dynamic-security plugin's file on the first start, then runs Mosquitto in
+# the foreground (exec: it is PID 1 and gets SIGTERM directly). The password file lives only in
+# the container, so changing a service password in .env and recreating the container is all a
+# rotation takes. Refuses to start (exit 2, naming the variable or file) when a required password
+# is empty, short or a placeholder, or a certificate is missing.
 #   <SERVICE>_MQTT_PASSWORD        for each service user of mosquitto/acl (LOCATION_INGEST_, WATCHDOG_, ...)
 #   OPERATOR_MQTT_PASSWORD         read-only user for dashboards and the healthchecks
+#   BROKER_ADMIN_MQTT_PASSWORD     the plugin's admin, `broker-admin` (docs/services/broker-admin.md)
+#   WEB_MQTT_PASSWORD              `web`, which asks broker-admin for logins; empty = no such user
 #   CHANNEL_EXAMPLE_MQTT_PASSWORD  optional (an out-of-process channel); empty = no such user
-#   SAFEWALK_WALKERS               walker logins, "alice:password bob:password"
+#   SAFEWALK_WALKERS               walker logins in the password file, "alice:password bob:password"
+#                                  (people who sign up at `web` get theirs from broker-admin instead)
 #   /mosquitto/certs/{ca.crt,server.crt,server.key}   the TLS listener's files (SAFEWALK_TLS_DIR)
 set -euo pipefail
 file=/mosquitto/config/passwd
+dynsec=/mosquitto/data/dynamic-security.json
 certs=/mosquitto/certs
 min_length=12
 fail() { echo "[broker] refusing to start: $*" >&2; exit 2; }
@@ -27,10 +32,10 @@ check_password() {  # what password
     [ ${#password} -ge $min_length ] || fail "$what is shorter than $min_length characters"
 }
 
-for name in location-ingest watchdog companion-chat notifier contacts-store operator channel-example; do
+for name in location-ingest watchdog companion-chat notifier contacts-store operator broker-admin web channel-example; do
     variable=$(echo "$name" | tr 'a-z-' 'A-Z_')_MQTT_PASSWORD
     password=${!variable:-}
-    if [ "$name" = channel-example ] && [ -z "$password" ]; then continue; fi   # optional user
+    if [[ "$name" = channel-example || "$name" = web ]] && [ -z "$password" ]; then continue; fi   # optional users
     check_password "$variable" "$password"
 done
 for pair in ${SAFEWALK_WALKERS:-}; do
@@ -48,12 +53,24 @@ add() {  # name password [--service]; same validation as scripts/add-user.sh, be
     SAFEWALK_NEW_PASSWORD=$2 /usr/local/bin/add-user.sh "$1" ${3:-} --file "$file" > /dev/null
     users=$((users + 1))
 }
-for name in location-ingest watchdog companion-chat notifier contacts-store channel-example operator; do
+for name in location-ingest watchdog companion-chat notifier contacts-store channel-example operator web; do
     variable=$(echo "$name" | tr 'a-z-' 'A-Z_')_MQTT_PASSWORD
     if [ -n "${!variable:-}" ]; then add "$name" "${!variable}" --service; fi
 done
 for pair in ${SAFEWALK_WALKERS:-}; do
     add "${pair%%:*}" "${pair#*:}"
 done
-echo "[broker] $users users; TLS listener on 8883"
+
+# Walkers' logins live in the plugin's file (the data volume, so they survive a new container):
+# made once, with broker-admin as its only admin, and from then on the plugin's own. So
+# BROKER_ADMIN_MQTT_PASSWORD counts only on the first start; rotating it later is a
+# `setClientPassword` as broker-admin (docs/services/broker-admin.md). The file holds every
+# walker's password hash, and the plugin rewrites it with the process umask: owner only.
+umask 077
+if [ ! -f "$dynsec" ]; then
+    mosquitto_ctrl dynsec init "$dynsec" broker-admin "$BROKER_ADMIN_MQTT_PASSWORD" > /dev/null \
+        || fail "mosquitto_ctrl dynsec init could not write $dynsec"
+    echo "[broker] dynamic-security plugin initialised with its admin, broker-admin"
+fi
+echo "[broker] $users users in the password file; TLS listener on 8883"
 exec mosquitto -c /mosquitto/config/mosquitto.conf

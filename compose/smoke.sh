@@ -93,6 +93,7 @@ COMPANION_CHAT_MQTT_PASSWORD=$(pw)
 NOTIFIER_MQTT_PASSWORD=$(pw)
 CONTACTS_STORE_MQTT_PASSWORD=$(pw)
 OPERATOR_MQTT_PASSWORD=$(pw)
+BROKER_ADMIN_MQTT_PASSWORD=$(pw)
 SAFEWALK_WALKERS=$walker:$walker_password
 SAFEWALK_BROKER_TLS_PORT=$tls_port
 SAFEWALK_BROKER_LOCAL_PORT=$local_port
@@ -150,14 +151,14 @@ refuses() {  # what expected-message docker-run-arguments...
 }
 refuses "compose/.env.example as shipped" "LOCATION_INGEST_MQTT_PASSWORD is empty" --env-file compose/.env.example
 good=()
-for variable in LOCATION_INGEST WATCHDOG COMPANION_CHAT NOTIFIER CONTACTS_STORE OPERATOR; do good+=(-e "${variable}_MQTT_PASSWORD=$(pw)"); done
+for variable in LOCATION_INGEST WATCHDOG COMPANION_CHAT NOTIFIER CONTACTS_STORE OPERATOR BROKER_ADMIN; do good+=(-e "${variable}_MQTT_PASSWORD=$(pw)"); done
 refuses "a placeholder walker password" "SAFEWALK_WALKERS (walker 'alice') is a placeholder" \
     "${good[@]}" -e "SAFEWALK_WALKERS=alice:change-me" -v "$tls:/mosquitto/certs:ro"
 refuses "no TLS certificates" "TLS: /mosquitto/certs/ca.crt is missing" "${good[@]}"
 
 echo "[smoke] starting; TLS on port $tls_port, plain MQTT on 127.0.0.1:$local_port"
 dc up -d --no-build
-services=(broker location-ingest watchdog companion-chat notifier contacts-store fake-sms)
+services=(broker location-ingest watchdog companion-chat notifier contacts-store broker-admin fake-sms)
 deadline=$((SECONDS + ${SMOKE_READY_TIMEOUT:-180}))
 for service in "${services[@]}"; do
     while true; do
