@@ -44,6 +44,12 @@ public struct WatchEngine {
         schedule(watch.walker)
     }
 
+    /// Forgets a walker: its watch and its deadline (the heap entry goes stale and never fires).
+    public mutating func remove(_ walker: WalkerID) {
+        slots.removeValue(forKey: walker)
+        compactIfMostlyStale()
+    }
+
     /// Applies one event for one walker.
     public mutating func handle(_ event: WatchEvent, for walker: WalkerID, now: EpochSeconds) -> WatchStep {
         let before = slots[walker]?.watch ?? WatchMachine.fresh(walker, now: now)

@@ -72,6 +72,33 @@ public struct WatchStore: Sendable {
         }
     }
 
+    /// Deletes a walker's watch and every outbox row of theirs (the escalation audit trail too),
+    /// and queues `clear` (the empty retained status) in the same transaction, so a crash before
+    /// it is published publishes it on restart. Returns the queued row.
+    public func erase(_ walker: WalkerID, clearing clear: OutboxItem) async throws -> OutboxRow {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM watch WHERE walker = ?", arguments: [walker.rawValue])
+            try db.execute(sql: "DELETE FROM outbox WHERE walker = ?", arguments: [walker.rawValue])
+            try db.execute(
+                sql: """
+                    INSERT INTO outbox (key, kind, walker, topic, payload, retain, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    clear.key, clear.kind.rawValue, clear.walker.rawValue, clear.topic, clear.payload,
+                    clear.retain, clear.createdAt,
+                ])
+            return OutboxRow(seq: db.lastInsertedRowID, item: clear)
+        }
+    }
+
+    /// Outbox rows of one walker, sent or not (for tests and operators).
+    public func outboxCount(for walker: WalkerID) throws -> Int {
+        try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE walker = ?", arguments: [walker.rawValue]) ?? 0
+        }
+    }
+
     /// After the broker acknowledged them: escalations are kept, marked sent (the audit trail);
     /// prompts and statuses are deleted.
     public func markSent(_ rows: [OutboxRow], at now: EpochSeconds) async throws {

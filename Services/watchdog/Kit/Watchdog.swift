@@ -23,6 +23,12 @@ public enum Watchdog {
             bus: context.bus, store: WatchStore(database: database), clock: clock,
             options: options, reporter: reporter, logger: context.logger)
         try await service.subscribeInputs()
-        return [service]
+        // Last in the list, so the group stops it first: no erasure waits on a stopped loop.
+        let erasure = ErasureResponder(
+            service: .watchdog, bus: context.bus, prefix: configuration.topicPrefix,
+            subscription: try await ErasureResponder.subscribe(
+                bus: context.bus, prefix: configuration.topicPrefix, service: .watchdog),
+            reporter: reporter, logger: context.logger, erase: service.erase)
+        return [service, erasure]
     }
 }

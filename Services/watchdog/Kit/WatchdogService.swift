@@ -38,7 +38,7 @@ public final class WatchdogService: Service, Sendable {
     private let reporter: RejectionReporter
     private let logger: Logger
     public let publisher: OutboxPublisher
-    private let inbox = WorkQueue<MQTTMessage>()
+    private let inbox = WorkQueue<WatchInput>()
     private let ready = WorkQueue<Bool>()
     private let subscriptions = Mutex<[MQTTSubscription]?>(nil)
 
@@ -59,6 +59,18 @@ public final class WatchdogService: Service, Sendable {
     public static func filters(prefix: String) -> [String] {
         [Topic.Kind.position, .reply, .action, .presence].map {
             TopicFilter.every($0, prefix: prefix).rawValue
+        }
+    }
+
+    /// Erases what the watchdog keeps about `walker` (docs/CONTRACT.md, "Accounts"): refused
+    /// with `openIncident` while ``WatchErasure`` says so, else the watch, its deadline and its
+    /// outbox rows go and the retained `{w}/status` is cleared. Queued on the event loop's inbox
+    /// behind every message already received, so it never interleaves with one. Idempotent: a
+    /// walker with no watch is reported erased.
+    public func erase(_ walker: WalkerID) async -> EraseReport.Failure? {
+        await withCheckedContinuation { reply in
+            // The loop has ended (shutting down): nothing erased; web asks again.
+            if !inbox.append(contentsOf: [.erase(walker, reply)]) { reply.resume(returning: .storeError) }
         }
     }
 
@@ -101,7 +113,9 @@ public final class WatchdogService: Service, Sendable {
                 defer { checkpoints.cancel() }
                 for subscription in subscriptions {
                     group.addTask {
-                        for await batch in subscription.batches { self.inbox.append(contentsOf: batch) }
+                        for await batch in subscription.batches {
+                            self.inbox.append(contentsOf: batch.map(WatchInput.message))
+                        }
                     }
                 }
                 ready.append(contentsOf: [true])
@@ -126,60 +140,96 @@ public final class WatchdogService: Service, Sendable {
         // Watches a failed commit could not write (disk full): written with the next commit.
         var unsaved: [WalkerID: Watch] = [:]
         var unsavedAnswers: [OutboxItem] = []
-        while let messages = await inbox.next() {
-            let started = ContinuousClock.now
-            let now = clock.now()
-            var changed: [WalkerID: Watch] = [:]
-            var outbox: [OutboxItem] = []
-            var rejections: [InputRejection] = []
-            func record(_ walker: WalkerID, _ step: WatchStep) {
-                if step.changed { changed[walker] = step.watch }
-                guard !step.actions.isEmpty else { return }
-                do {
-                    outbox += try composer.items(for: walker, step.actions, now: now)
-                } catch {
-                    logger.critical(
-                        "could not encode an outbox item", metadata: ["walker": "\(walker)", "error": "\(error)"])
-                }
-                logDecisions(walker, step.actions)
-            }
-            for message in messages {
-                do {
-                    guard case .event(let walker, var event) = try decoder.decode(message, now: now) else { continue }
-                    if case .action(let action, var check) = event, PINChecker.applies(to: action) {
-                        // PINs are checked here, against the hashes as they stand after every
-                        // earlier message of this batch, and never reach the machine in clear.
-                        check = pinChecker.check(action, check, pins: engine.watch(for: walker)?.pins)
-                        event = .action(action, check)
+        while let inputs = await inbox.next() {
+            for segment in WatchInput.segments(inputs) {
+                if case .erase(let walker, let reply) = segment {
+                    let failure = await erase(walker, from: &engine)
+                    if failure == nil {
+                        unsaved[walker] = nil
+                        unsavedAnswers.removeAll { $0.walker == walker }
                     }
-                    record(walker, engine.handle(event, for: walker, now: now))
-                } catch {
-                    rejections.append(error)
+                    reply.resume(returning: failure)
+                    continue
                 }
-            }
-            for step in engine.fireDue(now: now) { record(step.watch.walker, step) }
-            let toWrite = unsaved.merging(changed) { _, newer in newer }
-            if await persistAndPublish(Array(toWrite.values), outbox, answers: &unsavedAnswers) {
-                if !unsaved.isEmpty {
-                    logger.notice(
-                        "watches persisted again after a failed commit", metadata: ["watches": "\(unsaved.count)"])
+                guard case .messages(let messages) = segment else { continue }
+                let started = ContinuousClock.now
+                let now = clock.now()
+                var changed: [WalkerID: Watch] = [:]
+                var outbox: [OutboxItem] = []
+                var rejections: [InputRejection] = []
+                func record(_ walker: WalkerID, _ step: WatchStep) {
+                    if step.changed { changed[walker] = step.watch }
+                    guard !step.actions.isEmpty else { return }
+                    do {
+                        outbox += try composer.items(for: walker, step.actions, now: now)
+                    } catch {
+                        logger.critical(
+                            "could not encode an outbox item", metadata: ["walker": "\(walker)", "error": "\(error)"])
+                    }
+                    logDecisions(walker, step.actions)
                 }
-                unsaved = [:]
-            } else {
-                unsaved = toWrite
+                for message in messages {
+                    do {
+                        guard case .event(let walker, var event) = try decoder.decode(message, now: now) else {
+                            continue
+                        }
+                        if case .action(let action, var check) = event, PINChecker.applies(to: action) {
+                            // PINs are checked here, against the hashes as they stand after every
+                            // earlier message of this batch, and never reach the machine in clear.
+                            check = pinChecker.check(action, check, pins: engine.watch(for: walker)?.pins)
+                            event = .action(action, check)
+                        }
+                        record(walker, engine.handle(event, for: walker, now: now))
+                    } catch {
+                        rejections.append(error)
+                    }
+                }
+                for step in engine.fireDue(now: now) { record(step.watch.walker, step) }
+                let toWrite = unsaved.merging(changed) { _, newer in newer }
+                if await persistAndPublish(Array(toWrite.values), outbox, answers: &unsavedAnswers) {
+                    if !unsaved.isEmpty {
+                        logger.notice(
+                            "watches persisted again after a failed commit", metadata: ["watches": "\(unsaved.count)"])
+                    }
+                    unsaved = [:]
+                } else {
+                    unsaved = toWrite
+                }
+                for rejection in rejections {
+                    await reporter.reject(
+                        reason: rejection.code, topicKind: rejection.topicKind, walker: rejection.walker,
+                        id: rejection.id, now: now)
+                }
+                let took = (ContinuousClock.now - started).components
+                batchTimer.recordNanoseconds(took.seconds * 1_000_000_000 + took.attoseconds / 1_000_000_000)
             }
-            for rejection in rejections {
-                await reporter.reject(
-                    reason: rejection.code, topicKind: rejection.topicKind, walker: rejection.walker,
-                    id: rejection.id, now: now)
-            }
-            let took = (ContinuousClock.now - started).components
-            batchTimer.recordNanoseconds(took.seconds * 1_000_000_000 + took.attoseconds / 1_000_000_000)
             var next = engine.nextDeadline()
             // A failed commit is retried within a second even if nothing else happens.
             if !unsaved.isEmpty || !unsavedAnswers.isEmpty { next = min(next ?? .infinity, clock.now() + 1) }
             if let next, next <= clock.now() { inbox.poke() } else { alarm.arm(next) }
         }
+    }
+
+    /// One erasure, between two passes of the loop: everything received before it is committed.
+    /// Memory changes only once SQLite has; a failed write changes nothing and is reported.
+    private func erase(_ walker: WalkerID, from engine: inout WatchEngine) async -> EraseReport.Failure? {
+        let watch = engine.watch(for: walker)
+        if let refusal = WatchErasure.refusal(watch) { return refusal }
+        guard watch != nil else { return nil }  // never seen, or already erased
+        let clear = OutboxItem(
+            key: "status/\(walker)", kind: .status, walker: walker,
+            topic: Topic.status(walker).name(prefix: options.prefix), payload: Data(), retain: true,
+            createdAt: clock.now())
+        do {
+            // Behind any status of this walker already queued: the publisher sends a walker's
+            // statuses in order, so the empty one is the last word.
+            publisher.enqueue([try await store.erase(walker, clearing: clear)])
+        } catch {
+            logger.error("could not erase a watch", metadata: ["walker": "\(walker)", "error": "\(error)"])
+            return .storeError
+        }
+        engine.remove(walker)
+        return nil
     }
 
     /// Watches first, effects second. If SQLite fails the messages still go out: an escalation

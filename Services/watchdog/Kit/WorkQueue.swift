@@ -13,14 +13,17 @@ final class WorkQueue<Element: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    func append(contentsOf elements: [Element]) {
-        guard !elements.isEmpty else { return }
-        let waiter = state.withLock { state -> CheckedContinuation<[Element]?, Never>? in
-            guard !state.finished else { return nil }
+    /// Returns false when the queue is finished and the elements were dropped.
+    @discardableResult
+    func append(contentsOf elements: [Element]) -> Bool {
+        guard !elements.isEmpty else { return true }
+        let (taken, waiter) = state.withLock { state -> (Bool, CheckedContinuation<[Element]?, Never>?) in
+            guard !state.finished else { return (false, nil) }
             state.pending.append(contentsOf: elements)
-            return takeWaiter(&state)
+            return (true, takeWaiter(&state))
         }
         resume(waiter)
+        return taken
     }
 
     func poke() {
