@@ -29,7 +29,14 @@ public enum CompanionChat {
             let chat = try await CompanionChatService.subscribe(
                 bus: context.bus, prefix: context.configuration.topicPrefix, model: model,
                 settings: settings, logger: logger)
-            return [HTTPClientOwner(client: http, logger: logger), chat]
+            let prefix = context.configuration.topicPrefix
+            // Last, so the group stops it first.
+            let erasure = ErasureResponder(
+                service: .companionChat, bus: context.bus, prefix: prefix,
+                subscription: try await ErasureResponder.subscribe(
+                    bus: context.bus, prefix: prefix, service: .companionChat),
+                reporter: chat.reporter, logger: logger, erase: chat.erase)
+            return [HTTPClientOwner(client: http, logger: logger), chat, erasure]
         } catch {
             try? await http.shutdown()
             throw error

@@ -66,6 +66,14 @@ public struct CompanionChatService: Service {
         logger.info("companion chat stopped")
     }
 
+    /// Erases what the companion keeps about `walker` (docs/CONTRACT.md, "Accounts"): its
+    /// conversation, queued events and usage entry, all in memory (nothing is written to disk).
+    /// An answer already being prepared may still go out on `{w}/chat`, but is not remembered.
+    public func erase(_ walker: WalkerID) async -> EraseReport.Failure? {
+        lanes.erase(walker)
+        return nil
+    }
+
     /// Validates and queues a message; returns the walker when a worker must be started for it.
     private func admit(_ message: MQTTMessage) async -> WalkerID? {
         switch ChatIntake.decode(message, prefix: prefix, limits: limits) {

@@ -25,6 +25,10 @@ public final class WalkerLanes: Sendable {
         /// nil while a worker holds it.
         var conversation: WalkerConversation?
         var lastUsed: UInt64 = 0
+        /// Erased while a worker held the conversation: the one it hands back is dropped.
+        var heldIsErased = false
+        /// Erased and nothing new since: the lane goes when its worker ends.
+        var forgetWhenIdle = false
     }
 
     private struct State {
@@ -51,6 +55,7 @@ public final class WalkerLanes: Sendable {
             var lane = state.lanes[walker] ?? Lane(conversation: WalkerConversation(maxTurns: maxTurns))
             guard lane.queue.count < queueLimit else { return .full }
             lane.queue.append(event)
+            lane.forgetWhenIdle = false
             lane.lastUsed = state.tick
             let start = !lane.working
             lane.working = true
@@ -72,7 +77,7 @@ public final class WalkerLanes: Sendable {
             guard var lane = state.lanes[walker] else { return nil }
             guard !lane.queue.isEmpty, let conversation = lane.conversation else {
                 lane.working = false
-                state.lanes[walker] = lane
+                state.lanes[walker] = lane.forgetWhenIdle ? nil : lane
                 return nil
             }
             let event = lane.queue.removeFirst()
@@ -84,7 +89,41 @@ public final class WalkerLanes: Sendable {
 
     /// Hands the conversation back after an event was handled.
     public func finish(_ conversation: WalkerConversation, for walker: WalkerID) {
-        state.withLock { state in state.lanes[walker]?.conversation = conversation }
+        state.withLock { state in
+            guard var lane = state.lanes[walker] else { return }
+            lane.conversation = lane.heldIsErased ? WalkerConversation(maxTurns: maxTurns) : conversation
+            lane.heldIsErased = false
+            state.lanes[walker] = lane
+        }
+    }
+
+    /// Forgets everything about `walker`: history, queued events, its place in the usage order.
+    /// An idle lane goes at once; a busy one is emptied, the conversation its worker holds is
+    /// dropped when handed back, and the lane goes when the worker ends (unless the walker
+    /// writes again meanwhile). Idempotent.
+    public func erase(_ walker: WalkerID) {
+        state.withLock { state in
+            guard var lane = state.lanes[walker] else { return }
+            if lane.working {
+                lane.queue.removeAll()
+                if lane.conversation == nil {
+                    lane.heldIsErased = true  // the worker has it
+                } else {
+                    lane.conversation = WalkerConversation(maxTurns: maxTurns)
+                }
+                lane.forgetWhenIdle = true
+                state.lanes[walker] = lane
+            } else {
+                state.lanes.removeValue(forKey: walker)
+            }
+            state.usage.compact(
+                keeping: state.lanes.map { UsageHeap.Entry(tick: $0.value.lastUsed, walker: $0.key) })
+        }
+    }
+
+    /// The conversation of an idle walker (for tests).
+    public func conversation(for walker: WalkerID) -> WalkerConversation? {
+        state.withLock { $0.lanes[walker]?.conversation }
     }
 
     /// Walkers with a lane (idle or not).
