@@ -67,6 +67,13 @@ public final class ContactsDatabase: Sendable {
         }
     }
 
+    /// Deletes every contact of `walker`; none is fine (an erasure asked again).
+    public func deleteAll(for walker: WalkerID) async throws {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM contact WHERE walker = ?", arguments: [walker.rawValue])
+        }
+    }
+
     /// A transaction in its own task, which does not inherit the caller's cancellation.
     private func write(_ updates: @escaping @Sendable (Database) throws -> Void) async throws {
         try await Task { [pool] in try await pool.write(updates) }.value

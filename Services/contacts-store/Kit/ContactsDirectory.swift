@@ -60,6 +60,16 @@ public actor ContactsDirectory {
         }
     }
 
+    /// Forgets every contact of `walker`, in the database and here, taking its turn like a command
+    /// (so it never lands between a command's read and its write). When the database refuses, the
+    /// list stays as it was and the error is thrown; a walker with no contacts is erased already.
+    public func erase(_ walker: WalkerID) async throws {
+        await takeTurn()
+        defer { endTurn() }
+        try await database.deleteAll(for: walker)
+        entries[walker] = nil
+    }
+
     private func write(_ body: () async throws -> Void) async throws(ContactError) {
         do {
             try await body()

@@ -15,10 +15,16 @@ public enum ContactsStore {
             bus: context.bus, logger: context.logger)
         let subscriptions = try await ContactsStoreService.subscribe(
             bus: context.bus, prefix: configuration.topicPrefix)
+        let erasures = try await ErasureResponder.subscribe(
+            bus: context.bus, prefix: configuration.topicPrefix, service: .contactsStore)
+        let service = ContactsStoreService(
+            bus: context.bus, prefix: configuration.topicPrefix, directory: directory,
+            reporter: reporter, logger: context.logger, subscriptions: subscriptions)
         return [
-            ContactsStoreService(
-                bus: context.bus, prefix: configuration.topicPrefix, directory: directory,
-                reporter: reporter, logger: context.logger, subscriptions: subscriptions)
+            service,
+            ErasureResponder(
+                service: .contactsStore, bus: context.bus, prefix: configuration.topicPrefix,
+                subscription: erasures, reporter: reporter, logger: context.logger, erase: { await service.erase($0) }),
         ]
     }
 }

@@ -86,6 +86,26 @@ public struct ContactsStoreService: Service {
         }
     }
 
+    /// contacts-store's part of an account deletion: the walker's contacts leave the database and
+    /// memory, then the retained `{p}/{w}/contacts` is cleared (an empty retained message). Either
+    /// failing is `storeError`, and `web` asks again; asking again is harmless.
+    public func erase(_ walker: WalkerID) async -> EraseReport.Failure? {
+        do {
+            try await directory.erase(walker)
+        } catch {
+            logger.error("contacts not erased", metadata: ["walker": "\(walker)", "error": "\(error)"])
+            return .storeError
+        }
+        do {
+            try await bus.publish(
+                Topic.contacts(walker).name(prefix: prefix), payload: Data(), qos: .atLeastOnce, retain: true)
+        } catch {
+            logger.warning("retained contacts not cleared", metadata: ["walker": "\(walker)", "error": "\(error)"])
+            return .storeError
+        }
+        return nil
+    }
+
     private func publish(_ list: ContactList, for walker: WalkerID) async throws {
         try await bus.publish(
             Topic.contacts(walker).name(prefix: prefix), payload: try SafeWalkJSON.encode(list),
