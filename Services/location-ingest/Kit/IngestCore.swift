@@ -26,6 +26,11 @@ public final class IngestCore: Sendable {
         tracks.withLock { $0[walker] }
     }
 
+    /// Forgets `walker`'s track (an erasure): its next fix, if any, starts a new one.
+    public func forget(_ walker: WalkerID) {
+        _ = tracks.withLock { $0.removeValue(forKey: walker) }
+    }
+
     /// Decodes and decides `messages` on the calling thread.
     public func plan(_ messages: [MQTTMessage], now: EpochSeconds) -> BatchPlan {
         decide(intake(messages[...], now: now), now: now)

@@ -5,8 +5,8 @@ import ServiceLifecycle
 
 /// Builds location-ingest's parts from a ``ServiceContext``.
 public enum LocationIngest {
-    /// Opens the store, reloads every walker's track and returns the ingest loop, the pruner and
-    /// the history compactor.
+    /// Opens the store, reloads every walker's track and returns the ingest loop, the pruner, the
+    /// history compactor and the erasure responder.
     /// Subscribes before returning, so `online` on the status topic means "listening".
     public static func services(_ context: ServiceContext, stats: IngestStats = IngestStats()) async throws
         -> [any Service]
@@ -27,6 +27,11 @@ public enum LocationIngest {
             store: store, reporter: reporter, stats: stats, logger: context.logger,
             subscriptions: subscriptions,
             positionInterval: .seconds(settings.positionInterval))
+        let erasures = try await ErasureResponder.subscribe(
+            bus: context.bus, prefix: configuration.topicPrefix, service: .locationIngest)
+        let eraser = ErasureResponder(
+            service: .locationIngest, bus: context.bus, prefix: configuration.topicPrefix,
+            subscription: erasures, reporter: reporter, logger: context.logger, erase: { await ingest.erase($0) })
         let pruner = HistoryPruner(
             store: store, retention: settings.retention,
             interval: .seconds(settings.pruneInterval), clock: ContinuousClock(),
@@ -34,6 +39,6 @@ public enum LocationIngest {
         let compactor = HistoryCompactor(
             store: store, interval: .seconds(2), clock: ContinuousClock(),
             logger: context.logger)
-        return [ingest, pruner, compactor]
+        return [ingest, pruner, compactor, eraser]
     }
 }

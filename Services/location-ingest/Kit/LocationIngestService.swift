@@ -127,6 +127,33 @@ public struct LocationIngestService: Service {
         await publisher.publish(await store([await decide(batch)], backlog: &backlog))
     }
 
+    /// location-ingest's part of an account deletion: the walker's history and track leave SQLite,
+    /// its track leaves memory, and the retained `{p}/{w}/position` is cleared (an empty retained
+    /// message). Either failing is `storeError`, and `web` asks again; asking again is harmless.
+    ///
+    /// Not reached: fixes decided but not yet committed (at most one commit interval's worth),
+    /// positions waiting for the publisher, and the writer's ``UnsavedBacklog`` while SQLite
+    /// refuses writes are all local to `run()`'s tasks, so a fix of the walker decided before this
+    /// erasure can still be stored, or its position retained, after it. `web` disables the
+    /// walker's logins first, so no new fix arrives, and a failing SQLite fails this erasure too.
+    public func erase(_ walker: WalkerID) async -> EraseReport.Failure? {
+        do {
+            try await store.erase(walker)
+        } catch {
+            logger.error("history not erased", metadata: ["walker": "\(walker)", "error": "\(error)"])
+            return .storeError
+        }
+        core.forget(walker)
+        do {
+            try await bus.publish(
+                Topic.position(walker).name(prefix: prefix), payload: Data(), qos: .atLeastOnce, retain: true)
+        } catch {
+            logger.warning("retained position not cleared", metadata: ["walker": "\(walker)", "error": "\(error)"])
+            return .storeError
+        }
+        return nil
+    }
+
     private var publisher: PositionPublisher {
         PositionPublisher(bus: bus, prefix: prefix, stats: stats, logger: logger)
     }

@@ -171,6 +171,20 @@ public final class TrackStore: Sendable {
         return removed
     }
 
+    /// Deletes everything kept about `walker` (history in both tables, and its track) in one
+    /// transaction; a walker with nothing stored is fine. `fix` is a key range; `fix_log` has no
+    /// index and is scanned, which is acceptable for a rare erasure (it holds at most one
+    /// compaction's worth).
+    public func erase(_ walker: WalkerID) async throws {
+        let fromLog = try await pool.write { db in
+            try db.execute(sql: "DELETE FROM fix WHERE walker = ?", arguments: [walker.rawValue])
+            try db.execute(sql: "DELETE FROM track WHERE walker = ?", arguments: [walker.rawValue])
+            try db.execute(sql: "DELETE FROM fix_log WHERE walker = ?", arguments: [walker.rawValue])
+            return db.changesCount
+        }
+        logRows.withLock { $0 = max(0, $0 - fromLog) }
+    }
+
     /// How many distinct fixes history holds (all walkers, both tables). Synchronous: for tests,
     /// tools and benchmarks; the service never calls it.
     public func historyCount() throws -> Int {
