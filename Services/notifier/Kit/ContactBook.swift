@@ -20,6 +20,12 @@ public actor ContactBook {
         waiters.removeValue(forKey: walker)?.forEach { $0.resume() }
     }
 
+    /// Forgets a walker's list (an erasure). Anyone waiting for it is released and finds none.
+    public func forget(_ walker: WalkerID) {
+        lists[walker] = nil
+        waiters.removeValue(forKey: walker)?.forEach { $0.resume() }
+    }
+
     /// From now on an unknown walker has no contacts; releases every waiter.
     public func settle() {
         settled = true

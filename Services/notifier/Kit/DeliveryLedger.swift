@@ -72,6 +72,18 @@ public final class DeliveryLedger: Sendable {
         }
     }
 
+    /// Deletes every escalation of `walker` and its deliveries in one transaction (an erasure);
+    /// a walker with none is fine. Rows name the walker only on `escalation`, so deliveries go by
+    /// their escalation's id, first (they reference it).
+    public func erase(_ walker: WalkerID) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "DELETE FROM delivery WHERE escalationId IN (SELECT id FROM escalation WHERE walker = ?)",
+                arguments: [walker.rawValue])
+            try db.execute(sql: "DELETE FROM escalation WHERE walker = ?", arguments: [walker.rawValue])
+        }
+    }
+
     /// Whether an escalation id has been admitted.
     public func knows(_ id: String) async throws -> Bool {
         try await read { db in

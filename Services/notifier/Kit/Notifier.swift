@@ -8,7 +8,8 @@ import ServiceLifecycle
 
 /// The notifier's composition root, called by the executable's `ServiceRunner.run`.
 public enum Notifier {
-    /// Reads the settings, opens `notifier.sqlite`, builds the enabled channels and the service.
+    /// Reads the settings, opens `notifier.sqlite`, builds the enabled channels, the service and
+    /// its erasure responder.
     public static func services(_ context: ServiceContext, clock: any NotifierClock = SystemNotifierClock())
         async throws
         -> [any Service]
@@ -21,11 +22,19 @@ public enum Notifier {
             settings, bus: context.bus, prefix: context.configuration.topicPrefix,
             logger: context.logger)
         context.logger.info("notifier channels", metadata: ["channels": "\(channels.map(\.name))"])
+        let prefix = context.configuration.topicPrefix
+        let service = try await NotifierService(
+            settings: settings, bus: context.bus, prefix: prefix,
+            ledger: DeliveryLedger(pool: pool), channels: channels, clock: clock,
+            logger: context.logger)
+        let erasures = try await ErasureResponder.subscribe(bus: context.bus, prefix: prefix, service: .notifier)
         return [
-            try await NotifierService(
-                settings: settings, bus: context.bus, prefix: context.configuration.topicPrefix,
-                ledger: DeliveryLedger(pool: pool), channels: channels, clock: clock,
-                logger: context.logger)
+            service,
+            ErasureResponder(
+                service: .notifier, bus: context.bus, prefix: prefix, subscription: erasures,
+                reporter: RejectionReporter(
+                    service: .notifier, prefix: prefix, bus: context.bus, logger: context.logger),
+                logger: context.logger, now: { clock.now() }, erase: { await service.erase($0) }),
         ]
     }
 

@@ -82,6 +82,22 @@ public struct NotifierService: Service {
         }
     }
 
+    /// The notifier's part of an account deletion: the walker's escalations and deliveries leave
+    /// the ledger, and its contact list leaves the book. A failed write is `storeError`, and `web`
+    /// asks again; asking again is harmless. contacts-store clears the retained list, whose empty
+    /// message leaves an empty list here until the next start. The watchdog refuses the erasure
+    /// while an incident is open, so no delivery of the walker's is expected to be running.
+    public func erase(_ walker: WalkerID) async -> EraseReport.Failure? {
+        do {
+            try await ledger.erase(walker)
+        } catch {
+            logger.error("ledger rows not erased", metadata: ["walker": "\(walker)", "error": "\(error)"])
+            return .storeError
+        }
+        await book.forget(walker)
+        return nil
+    }
+
     private func accept(_ message: MQTTMessage) async -> EscalationEvent? {
         switch NotifierIntake.classify(message, prefix: prefix) {
         case .success(.escalation(let event)): return event
