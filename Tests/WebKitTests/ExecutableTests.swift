@@ -35,10 +35,13 @@ import Testing
                 tlsConfiguration: tls, timeout: .seconds(20), serverName: tls == nil ? nil : "localhost"))
     }
 
-    @Test func theExecutableRefusesHostileBodiesAndStaysUp() async throws {
+    @Test func theExecutableRefusesHostileBodiesAndStaysUpAndCountsThem() async throws {
         let broker = try await MosquittoBroker.start()
         let port = try Loopback.freePort()
-        let web = try await start(broker, port: port)
+        let metricsPort = try Loopback.freePort()
+        let web = try await start(
+            broker, port: port,
+            environment: ["SAFEWALK_METRICS_PORT": "\(metricsPort)", "SAFEWALK_BROKER_ADMIN_WAIT": "0.5"])
         let client = client(port)
         client.connect()
         let json: HTTPFields = [.contentType: "application/json"]
@@ -54,12 +57,22 @@ import Testing
         let unknown = try await client.get("/admin")
         #expect(unknown.status == .notFound)
         #expect(unknown.headers[.contentType]?.hasPrefix("application/json") == true)
-        // Until broker-admin is wired in, a good sign-up is refused as unavailable, never crashes.
+        // No broker-admin is on this broker: a good sign-up is refused as unavailable after the
+        // wait, and leaves nothing behind.
         let signUp = try await client.post(
             "/v1/accounts", headers: json,
             body: ByteBuffer(string: #"{"username":"alice","email":"alice@example.org","password":"walk-safe-1"}"#))
-        #expect([.created, .serviceUnavailable].contains(signUp.status))
+        #expect(signUp.status == .serviceUnavailable)
         try await client.shutdown()
+        let metrics = try await TestClient.withClient(host: "127.0.0.1", port: metricsPort) { client in
+            String(buffer: try await client.get("/metrics").body ?? ByteBuffer())
+        }
+        let rejections = metrics.split(separator: "\n").filter { $0.hasPrefix("safewalk_http_rejections_total{") }
+        for reason in ["tooLarge", "unsupportedMediaType", "invalidUTF8", "notFound"] {
+            #expect(
+                rejections.contains { $0.contains(#"reason="\#(reason)""#) && $0.hasSuffix(" 1") },
+                "\(reason) in \(rejections)")
+        }
         web.signal(SIGTERM)
         #expect(try await web.waitForExit(within: 15) == 0)
         await broker.shutdown()
