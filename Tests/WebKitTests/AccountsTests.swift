@@ -49,7 +49,7 @@ import Testing
 
     @Test func theResumerLeavesAStartedErasureForLaterWhenTheWatchdogIsSilent() async throws {
         var settings = WebSettings()
-        settings.commandWait = .milliseconds(200)
+        settings.commandWait = .seconds(1)
         let web = try WebFixture(settings: settings)
         web.services.state.withLock { $0.silent = [.watchdog] }
         _ = try await web.accounts.signUp(

@@ -46,7 +46,7 @@ import Testing
 
     @Test func aSilentServiceTurnsTheAnswerInto202AndTheJobCarriesOn() async throws {
         var settings = WebSettings()
-        settings.eraseWait = .milliseconds(300)
+        settings.eraseWait = .seconds(1)
         let web = try WebFixture(settings: settings)
         web.services.state.withLock { $0.silent = [.notifier] }
         try await web.live { client in
@@ -70,7 +70,7 @@ import Testing
 
     @Test func whenTheWatchdogDoesNotAnswerNothingIsErased() async throws {
         var settings = WebSettings()
-        settings.commandWait = .milliseconds(300)
+        settings.commandWait = .seconds(1)
         let web = try WebFixture(settings: settings)
         web.services.state.withLock { $0.silent = [.watchdog] }
         try await web.live { client in
