@@ -7,7 +7,7 @@ import SafeWalkCore
 enum MetricsSetup {
     static let defaultPorts: [ServiceName: Int] = [
         .locationIngest: 9101, .watchdog: 9102, .companionChat: 9103, .notifier: 9104, .contactsStore: 9105,
-        .brokerAdmin: 9106,
+        .brokerAdmin: 9106, .web: 9107,
     ]
 
     /// Bootstraps swift-metrics with a Prometheus registry. Once per process.

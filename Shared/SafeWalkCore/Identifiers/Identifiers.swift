@@ -39,4 +39,6 @@ extension Identifier where Kind == ServiceKind {
     public static let contactsStore = ServiceName(trusted: "contacts-store")
     /// `broker-admin`: the dynamic-security plugin's admin, which makes walkers' broker logins.
     public static let brokerAdmin = ServiceName(trusted: "broker-admin")
+    /// `web`
+    public static let web = ServiceName(trusted: "web")
 }

@@ -6,7 +6,7 @@ import ServiceLifecycle
 /// Builds web's parts from a ``ServiceContext``: the HTTP application and the erasure resumer.
 public enum Web {
     /// The service's name on the broker (`_service/web`) and its broker login.
-    public static let name = ServiceName(validating: "web")!
+    public static let name = ServiceName.web
 
     /// `keeper` and `eraser` reach broker-admin and the erasing services (over MQTT in the service).
     public static func services(
