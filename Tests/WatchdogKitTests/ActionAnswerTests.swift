@@ -48,15 +48,16 @@ import WatchdogKit
         try await h.bus.publish("safewalk/alice/action", payload: Data(#"{"v":1,"action":"teleport","id":"t1"}"#.utf8))
         try await h.bus.publish("safewalk/bob/reply", payload: Data(#"{"v":1,"text":"  ","tst":1}"#.utf8))
         let answers = try await refusals.first(3)
+        // Actions and replies have their own subscriptions, so only each topic's own order holds.
+        func refused(on topic: String) throws -> [InputRefusal] {
+            try answers.filter { $0.topic == topic }.map { try $0.decoded(InputRefusal.self) }
+        }
         #expect(
-            answers.map(\.topic) == ["safewalk/alice/rejected", "safewalk/alice/rejected", "safewalk/bob/rejected"])
-        let decoded = try answers.map { try $0.decoded(InputRefusal.self) }
-        #expect(
-            decoded == [
+            try refused(on: "safewalk/alice/rejected") == [
                 InputRefusal(kind: .action, reason: "missing_field"),
                 InputRefusal(kind: .action, reason: "invalid_value", id: "t1"),
-                InputRefusal(kind: .reply, reason: "empty_text"),
             ])
+        #expect(try refused(on: "safewalk/bob/rejected") == [InputRefusal(kind: .reply, reason: "empty_text")])
         #expect(
             answers.allSatisfy { !String(decoding: $0.payload, as: UTF8.self).contains("teleport") },
             "never the payload")
