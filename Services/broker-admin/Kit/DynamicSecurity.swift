@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import SafeWalkMQTT
+import SafeWalkService
 import ServiceLifecycle
-import Synchronization
 
 /// The plugin's control API: the one IO seam of `broker-admin`'s account logic. In production
 /// ``PluginConnection`` (MQTT to `$CONTROL/dynamic-security/v1`); in unit tests a fake.
@@ -36,7 +36,7 @@ public final class PluginConnection: DynamicSecurity, Service {
     private let responses: MQTTSubscription
     private let timeout: Duration
     private let logger: Logger
-    private let waiters = Mutex<[String: AsyncStream<[ControlReply]>.Continuation]>([:])
+    private let waiters = AwaitedAnswers<String, [ControlReply]>()
 
     /// Subscribes to the response topic, so no answer can be missed; answers are read by
     /// ``run()``, which must be running for ``perform(_:)`` to return.
@@ -56,28 +56,37 @@ public final class PluginConnection: DynamicSecurity, Service {
                 logger.warning("unreadable plugin answer", metadata: ["bytes": "\(message.payload.count)"])
                 continue
             }
-            let waiter = waiters.withLock { $0.removeValue(forKey: batch) }
-            waiter?.yield(replies)
-            waiter?.finish()
+            waiters.deliver(replies, for: batch)
         }
-        let pending = waiters.withLock { waiters in
-            defer { waiters.removeAll() }
-            return Array(waiters.values)
-        }
-        for waiter in pending { waiter.finish() }
+        waiters.failAll(DynamicSecurityError.shutDown)
     }
 
     public func perform(_ commands: [ControlCommand]) async throws -> [ControlReply] {
         let batch = ControlBatch(id: UUID().uuidString, commands: commands)
-        let (answers, waiter) = AsyncStream.makeStream(of: [ControlReply].self)
-        // Registered before publishing: the answer can arrive before `publish` returns.
-        waiters.withLock { $0[batch.id] = waiter }
-        defer { _ = waiters.withLock { $0.removeValue(forKey: batch.id) } }
-        try await bus.publish(Self.commandTopic, payload: try batch.payload(), qos: .atLeastOnce)
-        let timeout = self.timeout
-        let replies = await withTaskGroup(of: [ControlReply]?.self) { group in
-            group.addTask { await answers.first { _ in true } }
+        let payload = try batch.payload()
+        let (bus, waiters, timeout) = (self.bus, self.waiters, self.timeout)
+        // The batch is registered before it is published: the answer can arrive before `publish`
+        // returns. The timeout counts from the end of the publish, and a wait cut short (the
+        // timeout, or shutdown) gives no replies; a failed publish is thrown.
+        let (published, publishDone) = AsyncStream.makeStream(of: Never.self)
+        let outcome = await withTaskGroup(of: Result<[ControlReply], any Error>?.self) { group in
             group.addTask {
+                do {
+                    return .success(
+                        try await waiters.wait(for: batch.id) {
+                            try await bus.publish(Self.commandTopic, payload: payload, qos: .atLeastOnce)
+                            publishDone.finish()
+                        })
+                } catch is CancellationError {
+                    return nil
+                } catch DynamicSecurityError.shutDown {
+                    return nil
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                for await _ in published {}
                 try? await Task.sleep(for: timeout)
                 return nil
             }
@@ -85,7 +94,7 @@ public final class PluginConnection: DynamicSecurity, Service {
             group.cancelAll()
             return first
         }
-        guard let replies else {
+        guard let replies = try outcome?.get() else {
             throw DynamicSecurityError.noAnswer(commands: commands.map(\.name), timeout: timeout)
         }
         guard let matched = batch.match(replies) else {

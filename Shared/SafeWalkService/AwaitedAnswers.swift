@@ -1,13 +1,14 @@
 import Synchronization
 
-/// Requests sent over the broker that wait for an answer carrying their key (`id`, or `id` and
-/// service), resumed by whoever reads the answer topic.
+/// Requests sent over the broker that wait for an answer carrying their key (web's account
+/// commands and erase requests, broker-admin's plugin batches), resumed by whoever reads the
+/// answer topic.
 ///
 /// The key is registered before the request is sent, so an answer that arrives before the
 /// sender starts waiting is kept for it. A waiter that is cancelled (its HTTP request's deadline
 /// passed) is removed and resumed with `CancellationError`, so a later answer is dropped rather
 /// than leaked; an answer for a key nobody waits for (a late one, a repeat at QoS 1) is ignored.
-final class AwaitedAnswers<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
+public final class AwaitedAnswers<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
     private enum Slot {
         case expected(CheckedContinuation<Answer, any Error>?)
         case answered(Answer)
@@ -15,8 +16,10 @@ final class AwaitedAnswers<Key: Hashable & Sendable, Answer: Sendable>: Sendable
 
     private let slots = Mutex<[Key: Slot]>([:])
 
+    public init() {}
+
     /// Registers `key`, runs `send`, and waits for ``deliver(_:for:)``.
-    func wait(for key: Key, afterSending send: @Sendable () async throws -> Void) async throws -> Answer {
+    public func wait(for key: Key, afterSending send: @Sendable () async throws -> Void) async throws -> Answer {
         let fresh = slots.withLock { slots -> Bool in
             guard slots[key] == nil else { return false }
             slots[key] = .expected(nil)
@@ -54,7 +57,7 @@ final class AwaitedAnswers<Key: Hashable & Sendable, Answer: Sendable>: Sendable
 
     /// Hands `answer` to the waiter for `key`. Returns false when nobody waits for it.
     @discardableResult
-    func deliver(_ answer: Answer, for key: Key) -> Bool {
+    public func deliver(_ answer: Answer, for key: Key) -> Bool {
         let waiter = slots.withLock { slots -> (found: Bool, CheckedContinuation<Answer, any Error>?) in
             guard case .expected(let continuation) = slots[key] else { return (false, nil) }
             if let continuation {
@@ -69,7 +72,7 @@ final class AwaitedAnswers<Key: Hashable & Sendable, Answer: Sendable>: Sendable
     }
 
     /// Fails every waiter (the answer subscription ended).
-    func failAll(_ error: any Error) {
+    public func failAll(_ error: any Error) {
         let waiters = slots.withLock { slots in
             defer { slots.removeAll() }
             return slots.values.compactMap { slot -> CheckedContinuation<Answer, any Error>? in
@@ -80,8 +83,8 @@ final class AwaitedAnswers<Key: Hashable & Sendable, Answer: Sendable>: Sendable
     }
 
     /// Requests still waiting.
-    var count: Int { slots.withLock { $0.count } }
+    public var count: Int { slots.withLock { $0.count } }
 
     /// Two requests with one key: a caller's bug (keys are fresh UUIDs).
-    struct DuplicateKey: Error {}
+    public struct DuplicateKey: Error {}
 }
