@@ -72,7 +72,11 @@ struct HoldAndPINStoryTests {
     /// resumes; the duress walker's contact gets a second, red text. No reply is due for 30 s, so
     /// nothing else happens while the phones are compared.
     @Test func aDuressPINLooksLikeACancelOnThePhoneAndTurnsRedForContacts() async throws {
-        let world = try await StoryWorld.start(["SAFEWALK_NO_REPLY_AFTER": "30", "SAFEWALK_NO_MOVEMENT_AFTER": "60"])
+        // Check-ins every 4 s: both phones must see exactly one check-in after the incident ends before
+        // their views are compared; at 1 s a second prompt could land in one view and not the other.
+        let world = try await StoryWorld.start([
+            "SAFEWALK_CHECKIN_INTERVAL": "4", "SAFEWALK_NO_REPLY_AFTER": "30", "SAFEWALK_NO_MOVEMENT_AFTER": "60",
+        ])
         let walkers = [("noah", "5125550111"), ("judy", "5125550112")]
         var phones: [String: Walker] = [:]
         var seen: [String: MQTTSubscription] = [:]
@@ -113,7 +117,7 @@ struct HoldAndPINStoryTests {
             (try? await world.gateway.stats().accepted["+15125550112"]) == 2
         }
         #expect(try await world.gateway.stats().accepted["+15125550111"] == 1)
-        // Both phones get the check-in that resumes after an ended incident (1 s later).
+        // Both phones get the check-in that resumes after an ended incident (one interval later).
         for (name, _) in walkers {
             _ = try await phones[name]!.phone.subscribe(phones[name]!.topic(.chat), qos: .atLeastOnce)
                 .decoded(ChatMessage.self, within: 10)
