@@ -9,7 +9,7 @@ import TestSupport
 extension ServiceStack {
     static let storyWalkers = [
         "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi",
-        "ivan", "judy", "kate", "liam", "mia", "noah",
+        "ivan", "judy", "kate", "liam", "mia", "noah", "olga",
     ]
 
     /// Story-length thresholds (seconds).

@@ -179,6 +179,39 @@ struct StoryTests {
         await grace.leave(); await world.stop()
     }
 
+    /// OwnTracks cannot set `offline` on `{w}/presence`: its will is `{"_type":"lwt"}` on its own
+    /// topic. location-ingest says `offline` for it (through the production ACL), and the
+    /// watchdog escalates as for any vanished tracker.
+    /// The OwnTracks app is olga's only tracker: a fix from anywhere would say she is back.
+    @Test func anOwnTracksAppThatVanishesDuringAWatchEscalatesAfterTheGracePeriod() async throws {
+        let world = try await StoryWorld.start(["SAFEWALK_NO_MOVEMENT_AFTER": "60"])
+        let olga = try await Walker("olga", on: world.stack)
+        let escalations = try await world.watch("olga", .escalation)
+        let presence = try await world.watch("olga", .presence)
+        try await olga.keepAnswering()
+        try await olga.send(.start)
+        let connectedAt = Int(Walker.now)
+        let app = try ChildProcess(
+            try Executables.find("mosquitto_sub").path,
+            [
+                "-h", "127.0.0.1", "-p", "\(world.stack.broker.port)", "-u", "olga", "-P",
+                ServiceStack.password(for: "olga"), "-i", "olga-owntracks", "-v", "-t", "safewalk/olga/status",
+                "--will-topic", "owntracks/olga/phone", "--will-payload", #"{"_type":"lwt","tst":\#(connectedAt)}"#,
+                "--will-qos", "1",
+            ],
+            logFile: world.stack.broker.directory.appendingPathComponent("owntracks.log"))
+        try await eventually("OwnTracks connected", within: 10) { app.output.contains("safewalk/olga/status") }
+        app.signal(SIGKILL)
+        let killedAt = Walker.now
+        try await withTimeout(10, "location-ingest says offline") {
+            for await message in presence where message.string == "offline" { return }
+        }
+        let escalation = try #require(try await escalations.decoded(EscalationEvent.self).first)
+        #expect(escalation.reason == .trackerOffline)
+        #expect(escalation.at >= killedAt + 1 - 0.3, "after the 1 s grace period")
+        await olga.leave(); await world.stop()
+    }
+
     @Test func contactsAddedOverMQTTWithOneBadNumberTextTheOthersAndReportTheBadOne() async throws {
         let world = try await StoryWorld.start()
         let heidi = try await Walker("heidi", on: world.stack)

@@ -38,12 +38,13 @@ struct CorpusTests {
     }
 
     /// Broken structure is refused by every reader, whatever the field. Two exceptions are
-    /// explicit: an empty payload clears a retained topic (`position`, `contacts`), and a cry for
+    /// explicit: an empty payload clears a retained topic (`position`, `contacts`, the OwnTracks
+    /// app's own), and a cry for
     /// help on `action` or `reply` is taken however broken it is (docs/CONTRACT.md, "Help is read
     /// generously"), so a needHelp cut after its action word still escalates.
     @Test(arguments: [HostileFamily.truncation, .deepNesting, .notAnObject, .nonFinite, .numberAsString])
     func structuralDamageIsAlwaysRefused(_ family: HostileFamily) {
-        let clearsRetained: Set<InputKind> = [.position, .contacts]
+        let clearsRetained: Set<InputKind> = [.position, .contacts, .owntracks]
         let cryChannels: [InputKind: Topic.Kind] = [.action: .action, .reply: .reply]
         for judged in Self.corpus.dropped where judged.hostile.family == family {
             let isCry =

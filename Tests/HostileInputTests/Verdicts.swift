@@ -48,8 +48,8 @@ enum Verdicts {
         switch service {
         case .locationIngest:
             switch FixIntake.read(topic: topic, payload: payload, prefix: prefix, now: now, policy: FixPolicy()) {
-            case .fix: return .accepted
-            case .ignored: return .ignored
+            case .fix, .lastWill: return .accepted
+            case .ignored, .cleared: return .ignored
             case .rejected(let reason, _, _): return .rejected(reason)
             }
         case .watchdog:

@@ -32,10 +32,22 @@ import Testing
         #expect(fix.acc == 75 && fix.vel == 54 && fix.batt == 87)
     }
 
-    @Test(arguments: ["lwt", "transition", "card", "waypoint", "status", "encrypted"])
+    @Test(arguments: ["transition", "card", "waypoint", "status", "encrypted"])
     func otherOwnTracksTypesAreIgnoredNotRejected(type: String) {
         let payload = Data(#"{"_type":"\#(type)","tst":1750000000}"#.utf8)
         #expect(read("owntracks/alice/phone", payload) == .ignored(Fixtures.alice, type: type))
+    }
+
+    @Test func theOwnTracksLastWillIsReadOnlyOnOwnTracksTopics() {
+        let will = Data(#"{"_type":"lwt","tst":1750000000}"#.utf8)
+        #expect(read("owntracks/alice/phone", will) == .lastWill(Fixtures.alice, connectedAt: 1_750_000_000))
+        // Our app says `offline` on `{w}/presence`; on its fix topic a will is just not a fix.
+        #expect(read("safewalk/alice/fix", will) == .ignored(Fixtures.alice, type: "lwt"))
+    }
+
+    @Test func anEmptyOwnTracksMessageIsARetainedClearButAnEmptyFixIsMalformed() {
+        #expect(read("owntracks/alice/phone", Data()) == .cleared(Fixtures.alice))
+        #expect(reason("safewalk/alice/fix", "") == "malformed")
     }
 
     @Test func hostilePayloadsAreRejectedWithTheirReason() {

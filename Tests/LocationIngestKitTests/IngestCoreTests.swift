@@ -39,13 +39,35 @@ import Testing
     @Test func rejectionsDoNotStopTheRestOfTheBatch() {
         let batch = [
             MQTTMessage(topic: "safewalk/alice/fix", string: "{"),
-            MQTTMessage(topic: "owntracks/alice/phone", string: #"{"_type":"lwt","tst":1}"#),
+            MQTTMessage(topic: "owntracks/alice/phone", string: #"{"_type":"card","name":"A"}"#),
             Fixtures.fixMessage(),
         ]
         let plan = core.plan(batch, now: t0)
         #expect(plan.rejections.map(\.reason) == ["malformed"])
-        #expect(plan.ignored.map(\.type) == ["lwt"])
+        #expect(plan.ignored.map(\.type) == ["card"])
         #expect(plan.accepted == 1)
+    }
+
+    @Test func anOwnTracksWillMarksTheWalkerOfflineUntilItsNextFix() {
+        let will = MQTTMessage(topic: "owntracks/alice/phone", string: #"{"_type":"lwt","tst":100}"#)
+        let gone = core.plan([will], now: t0)
+        #expect(gone.presenceChanged == [Fixtures.alice] && gone.willsChanged == [Fixtures.alice])
+        #expect(core.will(of: Fixtures.alice) == OwnTracksWill(connectedAt: 100, offline: true))
+        // The same will again (its retained copy after a restart) changes nothing.
+        let again = core.plan([will], now: t0)
+        #expect(again.presenceChanged.isEmpty && again.willsChanged.isEmpty)
+        let back = core.plan([Fixtures.fixMessage(tst: t0)], now: t0)
+        #expect(back.presenceChanged == [Fixtures.alice])
+        #expect(core.will(of: Fixtures.alice) == OwnTracksWill(connectedAt: 100, offline: false))
+        // Further fixes say nothing more; bob, who never left a will, never gets a presence.
+        let steady = core.plan([Fixtures.fixMessage(tst: t0 + 1), Fixtures.fixMessage("bob", tst: t0)], now: t0 + 1)
+        #expect(steady.presenceChanged.isEmpty)
+        #expect(core.plan([will], now: t0).presenceChanged.isEmpty, "a replayed old will is not a new one")
+    }
+
+    @Test func retainedClearsOnOwnTracksTopicsAreNeitherFixesNorRejections() {
+        let plan = core.plan([MQTTMessage(topic: "owntracks/alice/phone", payload: Data(), retain: false)], now: t0)
+        #expect(plan.cleared == 1 && plan.rejections.isEmpty && plan.accepted == 0)
     }
 
     @Test func aBigBatchDecodedInParallelGivesTheSamePlanInTheSameOrder() async throws {

@@ -46,10 +46,28 @@ import Testing
         #expect(fixRejection(#"{"_type":"location","v":2,"lat":30,"lon":-97,"tst":1700000000}"#) == .unsupportedVersion)
     }
 
-    @Test(arguments: ["lwt", "transition", "card", "waypoint", "waypoints", "status", "encrypted", "cmd", "beacon", ""])
+    @Test(arguments: ["transition", "card", "waypoint", "waypoints", "status", "encrypted", "cmd", "beacon", "", "LWT"])
     func otherOwnTracksTypesAreIgnoredNotErrors(type: String) throws {
         let text = #"{"_type":"\#(type)","tst":1700000000,"desc":"Home"}"#
         #expect(try FixDecoder.decode(json(text), now: t0) == .ignored(type: type))
+    }
+
+    @Test func theOwnTracksLastWillCarriesWhenItsConnectionBegan() throws {
+        #expect(
+            try FixDecoder.decode(json(#"{"_type":"lwt","tst":1700000000}"#), now: t0)
+                == .lastWill(connectedAt: 1_700_000_000))
+    }
+
+    /// A device that is gone must not be missed because the rest of its will is odd.
+    @Test(arguments: [
+        #"{"_type":"lwt"}"#, #"{"_type":"lwt","tst":"1700000000"}"#, #"{"_type":"lwt","tst":null,"v":"x"}"#,
+        #"{"_type":"lwt","tst":1700000000,"v":7,"lat":"x"}"#,
+    ])
+    func aLastWillIsReadEvenWhenTheRestIsOdd(text: String) throws {
+        guard case .lastWill = try FixDecoder.decode(json(text), now: t0) else {
+            Issue.record("not read as a last will: \(text)")
+            return
+        }
     }
 
     @Test func aNonStringTypeIsTheWrongType() {

@@ -25,6 +25,13 @@ public struct BatchPlan: Sendable {
     public var positions: [WalkerID: PositionUpdate] = [:]
     public var rejections: [(reason: String, kind: Topic.Kind, walker: WalkerID?)] = []
     public var ignored: [(walker: WalkerID, type: String)] = []
+    /// Empty messages on OwnTracks topics: retained messages being cleared.
+    public var cleared = 0
+    /// Walkers whose OwnTracks will changed, to persist, and those whose app went or came back,
+    /// to announce. Only who: the stages after read the will as it is then from ``IngestCore``, so
+    /// plans from the two subscriptions, offered in either order, cannot leave an older word last.
+    public var willsChanged: Set<WalkerID> = []
+    public var presenceChanged: Set<WalkerID> = []
     public var accepted = 0
     public var outOfOrder = 0
     public var duplicates = 0

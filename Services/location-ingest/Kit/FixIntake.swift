@@ -5,8 +5,14 @@ import SafeWalkCore
 public enum IntakeOutcome: Hashable, Sendable {
     /// A validated fix for this walker.
     case fix(WalkerID, LocationFix)
-    /// A well-formed OwnTracks message that is not a location (`lwt`, `transition`, ...).
+    /// The OwnTracks app's Last Will, on an OwnTracks topic: the device is gone.
+    case lastWill(WalkerID, connectedAt: EpochSeconds?)
+    /// A well-formed OwnTracks message that is not a location (`transition`, `card`, ...), or a
+    /// `lwt` on our own fix topic (our app says `offline` on `{w}/presence` instead).
     case ignored(WalkerID, type: String)
+    /// An empty message on an OwnTracks topic: a retained message being cleared (an erasure
+    /// clears the device's retained `owntracks/{w}/+`), not a malformed fix.
+    case cleared(WalkerID)
     /// Refused: a stable reason code, the kind of topic it came on, the walker if valid.
     case rejected(reason: String, kind: Topic.Kind, walker: WalkerID?)
 }
@@ -48,10 +54,13 @@ public enum FixIntake {
         case .rejected(let outcome): return outcome
         case .walker(let w, let k): (walker, kind) = (w, k)
         }
+        if kind == .owntracks && payload.isEmpty { return .cleared(walker) }
         do {
             switch try FixDecoder.decode(payload, now: now, policy: policy) {
             case .fix(let fix): return .fix(walker, fix)
             case .ignored(let type): return .ignored(walker, type: type)
+            case .lastWill(let connectedAt):
+                return kind == .owntracks ? .lastWill(walker, connectedAt: connectedAt) : .ignored(walker, type: "lwt")
             }
         } catch {
             return .rejected(reason: error.code, kind: kind, walker: walker)

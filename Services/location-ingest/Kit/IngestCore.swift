@@ -10,25 +10,47 @@ public final class IngestCore: Sendable {
     private let prefix: String
     private let policy: FixPolicy
     private let rule: TrackRule
-    private let tracks: Mutex<[WalkerID: WalkerTrack]>
+    private let state: Mutex<State>
     /// Batches at least this big are decoded in parallel chunks.
     static let parallelThreshold = 1_024
 
-    public init(prefix: String, settings: IngestSettings, tracks: [WalkerID: WalkerTrack] = [:]) {
+    /// Everything decisions depend on, per walker.
+    struct State {
+        var tracks: [WalkerID: WalkerTrack]
+        var wills: [WalkerID: OwnTracksWill]
+    }
+
+    public init(
+        prefix: String, settings: IngestSettings, tracks: [WalkerID: WalkerTrack] = [:],
+        wills: [WalkerID: OwnTracksWill] = [:]
+    ) {
         self.prefix = prefix
         self.policy = settings.policy
         self.rule = TrackRule(movement: settings.movement)
-        self.tracks = Mutex(tracks)
+        self.state = Mutex(State(tracks: tracks, wills: wills))
     }
 
     /// The current track of `walker`.
     public func track(of walker: WalkerID) -> WalkerTrack? {
-        tracks.withLock { $0[walker] }
+        state.withLock { $0.tracks[walker] }
     }
 
-    /// Forgets `walker`'s track (an erasure): its next fix, if any, starts a new one.
+    /// What is known of `walker`'s OwnTracks Last Will.
+    public func will(of walker: WalkerID) -> OwnTracksWill? {
+        state.withLock { $0.wills[walker] }
+    }
+
+    /// What is known now of each of `walkers`' wills (nil: erased meanwhile).
+    public func wills(of walkers: Set<WalkerID>) -> [WalkerID: OwnTracksWill?] {
+        state.withLock { state in Dictionary(uniqueKeysWithValues: walkers.map { ($0, state.wills[$0]) }) }
+    }
+
+    /// Forgets `walker`'s track and will (an erasure): its next fix, if any, starts a new track.
     public func forget(_ walker: WalkerID) {
-        _ = tracks.withLock { $0.removeValue(forKey: walker) }
+        state.withLock {
+            $0.tracks[walker] = nil
+            $0.wills[walker] = nil
+        }
     }
 
     /// Decodes and decides `messages` on the calling thread.
@@ -72,20 +94,30 @@ public final class IngestCore: Sendable {
     private func decide(_ outcomes: [IntakeOutcome], now: EpochSeconds) -> BatchPlan {
         var plan = BatchPlan()
         plan.history.reserveCapacity(outcomes.count)
-        tracks.withLock { tracks in
+        state.withLock { state in
             for outcome in outcomes {
                 let walker: WalkerID
                 let fix: LocationFix
                 switch outcome {
                 case .fix(let w, let f): (walker, fix) = (w, f)
+                case .lastWill(let w, let connectedAt):
+                    let (will, presence) = OwnTracksPresence.lastWill(connectedAt: connectedAt, known: state.wills[w])
+                    plan.record(will, presence, for: w, in: &state)
+                    continue
                 case .ignored(let w, let type):
                     plan.ignored.append((w, type))
+                    continue
+                case .cleared:
+                    plan.cleared += 1
                     continue
                 case .rejected(let reason, let kind, let w):
                     plan.rejections.append((reason, kind, w))
                     continue
                 }
-                let (track, disposition) = rule.apply(fix, to: tracks[walker])
+                if let (will, presence) = OwnTracksPresence.fix(known: state.wills[walker]) {
+                    plan.record(will, presence, for: walker, in: &state)
+                }
+                let (track, disposition) = rule.apply(fix, to: state.tracks[walker])
                 switch disposition {
                 case .duplicate:
                     plan.duplicates += 1
@@ -94,7 +126,7 @@ public final class IngestCore: Sendable {
                     plan.outOfOrder += 1
                 case .accepted(let update):
                     plan.accepted += 1
-                    tracks[walker] = track
+                    state.tracks[walker] = track
                     plan.tracks[walker] = track
                     PositionPublisher.merge(&plan.positions, walker, update)
                 }
@@ -102,5 +134,18 @@ public final class IngestCore: Sendable {
             }
         }
         return plan
+    }
+}
+
+extension BatchPlan {
+    /// Keeps a walker's new will state, and the presence to announce if it changed.
+    fileprivate mutating func record(
+        _ will: OwnTracksWill, _ presence: Presence?, for walker: WalkerID, in state: inout IngestCore.State
+    ) {
+        if will != state.wills[walker] {
+            state.wills[walker] = will
+            willsChanged.insert(walker)
+        }
+        if presence != nil { presenceChanged.insert(walker) }
     }
 }

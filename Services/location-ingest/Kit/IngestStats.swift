@@ -14,6 +14,8 @@ public final class IngestStats: Sendable {
         public var ignored = 0
         public var rejected = 0
         public var positionsPublished = 0
+        /// `online` / `offline` said on `{w}/presence` for OwnTracks apps.
+        public var presencePublished = 0
         public var storeFailures = 0
         public var batches = 0
     }
@@ -33,7 +35,7 @@ public final class IngestStats: Sendable {
             $0.accepted += plan.accepted
             $0.outOfOrder += plan.outOfOrder
             $0.duplicates += plan.duplicates
-            $0.ignored += plan.ignored.count
+            $0.ignored += plan.ignored.count + plan.cleared
             $0.rejected += plan.rejections.count
             $0.batches += 1
         }
@@ -48,4 +50,5 @@ public final class IngestStats: Sendable {
 
     func recordStoreFailure() { state.withLock { $0.storeFailures += 1 } }
     func recordPublished(_ count: Int) { state.withLock { $0.positionsPublished += count } }
+    func recordPresence() { state.withLock { $0.presencePublished += 1 } }
 }

@@ -15,8 +15,10 @@ public enum LocationIngest {
         let settings = try IngestSettings(configuration: configuration)
         let store = try TrackStore.open(directory: configuration.dataDirectory, logger: context.logger)
         let tracks = try store.loadTracks()
-        context.logger.info("tracks reloaded", metadata: ["walkers": "\(tracks.count)"])
-        let core = IngestCore(prefix: configuration.topicPrefix, settings: settings, tracks: tracks)
+        let wills = try store.loadWills()
+        context.logger.info(
+            "tracks reloaded", metadata: ["walkers": "\(tracks.count)", "owntracksWills": "\(wills.count)"])
+        let core = IngestCore(prefix: configuration.topicPrefix, settings: settings, tracks: tracks, wills: wills)
         let reporter = RejectionReporter(
             service: .locationIngest, prefix: configuration.topicPrefix,
             bus: context.bus, logger: context.logger)

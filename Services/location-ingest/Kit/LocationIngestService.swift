@@ -72,13 +72,13 @@ public struct LocationIngestService: Service {
             self.subscriptions.isEmpty ? try await Self.subscribe(bus: bus, prefix: prefix) : self.subscriptions
         logger.info("ingesting fixes", metadata: ["filters": "\(subscriptions.map(\.filter))"])
         let writes = Mailbox<[BatchPlan]>(merge: { $0 += $1 })
-        let positions = Mailbox<[WalkerID: PositionUpdate]>(merge: PositionPublisher.merge)
+        let announcements = Mailbox<Announcements>(merge: Announcements.merge)
         await withDiscardingTaskGroup { group in
             group.addTask {
                 // A retained position only matters as the latest: under load each walker gets at
                 // most one per interval, the newest, with any movement kept (see merge).
-                await positions.consume(pacedBy: positionInterval, on: ContinuousClock()) {
-                    await publisher.publish($0)
+                await announcements.consume(pacedBy: positionInterval, on: ContinuousClock()) {
+                    await publish($0)
                 }
             }
             group.addTask {
@@ -86,7 +86,7 @@ public struct LocationIngestService: Service {
                 // Commits at most every `commitInterval`: a walker's track row is written once
                 // per commit, however many of its fixes the commit holds.
                 await writes.consume(pacedBy: Self.commitInterval, on: ContinuousClock()) { plans in
-                    positions.offer(await store(plans, backlog: &backlog))
+                    announcements.offer(await store(plans, backlog: &backlog))
                     if !backlog.isEmpty, !writes.isFinished {
                         // SQLite is failing: try again in a second with everything that piled up
                         // meanwhile (the mailbox merges it), not once per batch (retrying every
@@ -97,7 +97,7 @@ public struct LocationIngestService: Service {
                     }
                     await compactIfDue()
                 }
-                positions.finish()
+                announcements.finish()
             }
             group.addTask {
                 await withDiscardingTaskGroup { consumers in
@@ -124,7 +124,7 @@ public struct LocationIngestService: Service {
     /// One batch end to end (decide, store, publish), awaiting each stage: for tests.
     public func handle(_ batch: [MQTTMessage]) async {
         var backlog = UnsavedBacklog(limit: Self.backlogLimit)
-        await publisher.publish(await store([await decide(batch)], backlog: &backlog))
+        await publish(await store([await decide(batch)], backlog: &backlog))
     }
 
     /// location-ingest's part of an account deletion: the walker's history and track leave SQLite,
@@ -154,8 +154,28 @@ public struct LocationIngestService: Service {
         return nil
     }
 
-    private var publisher: PositionPublisher {
-        PositionPublisher(bus: bus, prefix: prefix, stats: stats, logger: logger)
+    /// Stage 3: positions and presence, each walker's presence as ``IngestCore`` knows it now (a
+    /// walker erased meanwhile has none, and gets none).
+    private func publish(_ announcements: Announcements) async {
+        let publisher = PositionPublisher(bus: bus, prefix: prefix, stats: stats, logger: logger)
+        await publisher.publish(announcements.positions)
+        for (walker, will) in core.wills(of: announcements.presence) {
+            guard let will else { continue }
+            let presence: Presence = will.offline ? .offline : .online
+            do {
+                // Retained, as a device's own presence is: the watchdog reads it after a restart.
+                try await bus.publish(
+                    Topic.presence(walker).name(prefix: prefix), payload: presence.payload, qos: .atLeastOnce,
+                    retain: true)
+                stats.recordPresence()
+                logger.info(
+                    "OwnTracks device presence", metadata: ["walker": "\(walker)", "presence": "\(presence)"])
+            } catch {
+                logger.warning(
+                    "OwnTracks device presence not published",
+                    metadata: ["walker": "\(walker)", "presence": "\(presence)", "error": "\(error)"])
+            }
+        }
     }
 
     /// Stage 1: decode, validate, decide; report rejections.
@@ -189,19 +209,23 @@ public struct LocationIngestService: Service {
 
     /// Stage 2: one transaction for all `plans` and whatever an earlier failed commit left in
     /// `backlog`; returns the positions to publish.
-    private func store(_ plans: [BatchPlan], backlog: inout UnsavedBacklog) async -> [WalkerID: PositionUpdate] {
+    private func store(_ plans: [BatchPlan], backlog: inout UnsavedBacklog) async -> Announcements {
         var history: [HistoryRow] = []
         var tracks: [WalkerID: WalkerTrack] = [:]
-        var positions: [WalkerID: PositionUpdate] = [:]
+        var wills: Set<WalkerID> = []
+        var announcements = Announcements()
         for plan in plans {
             history += plan.history
             // Two subscriptions may offer plans out of decision order: the newest track wins.
             tracks.merge(plan.tracks) { $0.last.tst >= $1.last.tst ? $0 : $1 }
-            PositionPublisher.merge(&positions, plan.positions)
+            wills.formUnion(plan.willsChanged)
+            Announcements.merge(
+                &announcements, Announcements(positions: plan.positions, presence: plan.presenceChanged))
         }
-        let all = backlog.including(history, tracks)
+        let all = backlog.including(history, tracks, wills: wills)
         do {
-            try await store.save(history: all.history, tracks: all.tracks)
+            try await store.save(
+                history: all.history, tracks: all.tracks, wills: core.wills(of: all.wills).compactMapValues { $0 })
             stats.recordStored(all.history.count)
             if !backlog.isEmpty {
                 logger.notice("history stored again; backlog written", metadata: ["fixes": "\(backlog.history.count)"])
@@ -212,7 +236,7 @@ public struct LocationIngestService: Service {
             // stay in memory and go with the next commit (a full disk must not lose fixes the
             // broker acknowledged).
             stats.recordStoreFailure()
-            let dropped = backlog.keep(all.history, all.tracks)
+            let dropped = backlog.keep(all.history, all.tracks, wills: all.wills)
             logger.critical(
                 "history not stored; kept in memory and retried",
                 metadata: [
@@ -226,6 +250,6 @@ public struct LocationIngestService: Service {
                     ])
             }
         }
-        return positions
+        return announcements
     }
 }

@@ -69,12 +69,22 @@ public final class TrackStore: Sendable {
                         acc REAL, alt REAL, vel REAL, batt REAL, receivedAt REAL NOT NULL);
                     """)
         }
+        migrator.registerMigration("v3-owntracks-will") { db in
+            // One row per walker whose OwnTracks app ever left a Last Will (see OwnTracksPresence).
+            try db.execute(
+                sql: """
+                    CREATE TABLE owntracks_will (
+                        walker TEXT PRIMARY KEY NOT NULL, connectedAt REAL, offline INTEGER NOT NULL);
+                    """)
+        }
         return migrator
     }
 
     /// Writes one batch in ONE transaction: a burst of fixes costs one commit, not one each.
-    public func save(history: [HistoryRow], tracks: [WalkerID: WalkerTrack]) async throws {
-        guard !history.isEmpty || !tracks.isEmpty else { return }
+    public func save(
+        history: [HistoryRow], tracks: [WalkerID: WalkerTrack], wills: [WalkerID: OwnTracksWill] = [:]
+    ) async throws {
+        guard !history.isEmpty || !tracks.isEmpty || !wills.isEmpty else { return }
         try await pool.write { db in
             let append = try db.cachedStatement(
                 sql: """
@@ -103,6 +113,11 @@ public final class TrackStore: Sendable {
                     walker.rawValue, f.lat, f.lon, f.tst, f.acc, f.alt, f.vel, f.batt,
                     a.lat, a.lon, a.acc, a.tst, a.movedAt,
                 ])
+            }
+            for (walker, will) in wills {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO owntracks_will (walker, connectedAt, offline) VALUES (?, ?, ?)",
+                    arguments: [walker.rawValue, will.connectedAt, will.offline])
             }
         }
         logRows.withLock { $0 += history.count }
@@ -151,6 +166,18 @@ public final class TrackStore: Sendable {
         }
     }
 
+    /// Every walker's OwnTracks will, as persisted. Synchronous, like ``loadTracks()``.
+    public func loadWills() throws -> [WalkerID: OwnTracksWill] {
+        try pool.read { db in
+            var result: [WalkerID: OwnTracksWill] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM owntracks_will") {
+                guard let walker = WalkerID(validating: row["walker"]) else { continue }
+                result[walker] = OwnTracksWill(connectedAt: row["connectedAt"], offline: row["offline"])
+            }
+            return result
+        }
+    }
+
     /// Deletes history older than `cutoff` (by `tst`); returns how many rows went (a replay
     /// not yet compacted counts twice). Every
     /// stored fix belongs to a walker with a track, so one key range per tracked walker covers
@@ -171,7 +198,7 @@ public final class TrackStore: Sendable {
         return removed
     }
 
-    /// Deletes everything kept about `walker` (history in both tables, and its track) in one
+    /// Deletes everything kept about `walker` (history in both tables, its track and will) in one
     /// transaction; a walker with nothing stored is fine. `fix` is a key range; `fix_log` has no
     /// index and is scanned, which is acceptable for a rare erasure (it holds at most one
     /// compaction's worth).
@@ -179,6 +206,7 @@ public final class TrackStore: Sendable {
         let fromLog = try await pool.write { db in
             try db.execute(sql: "DELETE FROM fix WHERE walker = ?", arguments: [walker.rawValue])
             try db.execute(sql: "DELETE FROM track WHERE walker = ?", arguments: [walker.rawValue])
+            try db.execute(sql: "DELETE FROM owntracks_will WHERE walker = ?", arguments: [walker.rawValue])
             try db.execute(sql: "DELETE FROM fix_log WHERE walker = ?", arguments: [walker.rawValue])
             return db.changesCount
         }

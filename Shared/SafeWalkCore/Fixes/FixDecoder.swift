@@ -4,8 +4,13 @@ import Foundation
 public enum FixOutcome: Hashable, Sendable {
     /// A location, decoded and validated.
     case fix(LocationFix)
-    /// A well-formed OwnTracks message of another `_type` (`lwt`, `transition`, `card`,
-    /// `waypoint`, `status`, `encrypted`, ...): not an error, just not a position.
+    /// The OwnTracks app's Last Will (`{"_type":"lwt","tst":…}`), which the broker publishes when
+    /// the app's connection dies. `connectedAt` is the app's `tst`: when that connection began,
+    /// so the same will delivered twice (retained, after a restart) is recognisable. Read
+    /// leniently: a will whose `tst` is missing or not a number still says the device is gone.
+    case lastWill(connectedAt: EpochSeconds?)
+    /// A well-formed OwnTracks message of another `_type` (`transition`, `card`, `waypoint`,
+    /// `status`, `encrypted`, ...): not an error, just not a position.
     case ignored(type: String)
 }
 
@@ -49,6 +54,7 @@ public enum FixDecoder {
         // the ingest benchmark.
         switch try decodeMapped(Payload.self, data).shape {
         case .ignored(let type): return .ignored(type: type)
+        case .lastWill(let connectedAt): return .lastWill(connectedAt: connectedAt)
         case .fix(let fix): return .fix(fix)
         }
     }
@@ -69,6 +75,7 @@ public enum FixDecoder {
     private struct Payload: Decodable {
         enum Shape {
             case ignored(String)
+            case lastWill(EpochSeconds?)
             case fix(LocationFix)
         }
         let shape: Shape
@@ -81,6 +88,12 @@ public enum FixDecoder {
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             let type = try c.decodeIfPresent(String.self, forKey: .type)
+            if type == "lwt" {
+                // Before anything else is read: a device that is gone must not be missed because
+                // the rest of its will is odd.
+                shape = .lastWill((try? c.decodeIfPresent(Double.self, forKey: .tst)) ?? nil)
+                return
+            }
             let version = try c.decodeIfPresent(Int.self, forKey: .v)
             switch type {
             case .some("location"):

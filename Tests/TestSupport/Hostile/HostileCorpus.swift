@@ -58,13 +58,13 @@ public struct HostileCorpus: Sendable {
     }
 
     /// Messages that look odd but are deliberately *not* rejections: OwnTracks messages of
-    /// another `_type` (ingest ignores them: the app sends them all the time) and an empty
-    /// presence (a retained message being cleared). Sending them must leave every rejection
-    /// counter where it was.
+    /// another `_type` (ingest ignores them: the app sends them all the time; `lwt` is not among
+    /// them, it says the device is gone) and an empty presence or OwnTracks message (a retained
+    /// message being cleared). Sending them must leave every rejection counter where it was.
     public var ignoredByDesign: [HostileCase] {
         let owntracks = InputKind.owntracks.topic(walkerLevel: samples.walker)
         let types = [
-            "lwt", "transition", "card", "waypoint", "waypoints", "status", "encrypted", "cmd", "steps", "LOCATION", "",
+            "transition", "card", "waypoint", "waypoints", "status", "encrypted", "cmd", "steps", "LOCATION", "LWT", "",
         ]
         return types.map { type in
             HostileCase(
@@ -74,7 +74,10 @@ public struct HostileCorpus: Sendable {
         } + [
             HostileCase(
                 kind: .presence, family: .handMade, label: "empty presence",
-                topic: InputKind.presence.topic(walkerLevel: samples.walker), payload: Data())
+                topic: InputKind.presence.topic(walkerLevel: samples.walker), payload: Data()),
+            HostileCase(
+                kind: .owntracks, family: .handMade, label: "empty OwnTracks message", topic: owntracks, payload: Data()
+            ),
         ]
     }
 
