@@ -11,6 +11,8 @@ final class FakeBrokerAdmin: CredentialKeeper {
         var disabled: Set<String> = []
         /// Every command throws, as a broker-admin that is down would.
         var down = false
+        /// These commands are carried out, then their answer is lost (the caller times out).
+        var lostAnswers: Set<AccountCommand.Operation> = []
     }
 
     let state = Mutex(State())
@@ -35,6 +37,7 @@ final class FakeBrokerAdmin: CredentialKeeper {
             case .setDevicePassword: state.devices[user] = command.password
             case .deleteDevice: state.devices[user] = nil
             }
+            if state.lostAnswers.contains(command.op) { throw .timedOut(seconds: 5) }
             return AccountCommandResult(id: command.id, ok: true)
         }
     }

@@ -68,6 +68,26 @@ import Testing
         }
     }
 
+    @Test func setUpsAreLimitedPerAccountSoAScriptCannotKeepBrokerAdminBusy() async throws {
+        var settings = SignUpHTTPTests.unlimited
+        settings.limits.rules[.deviceSetupPerAccount] = RateRule(burst: 2, per: .seconds(600))
+        let web = try WebFixture(settings: settings)
+        try await web.live { client in
+            try await client.signUp("alice")
+            try await client.signUp("bob")
+            let alice = try await client.session("alice")
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<3 {
+                statuses.append(try await client.send(.get, "/v1/accounts/alice/owntracks", session: alice).status)
+            }
+            #expect(statuses == [.ok, .ok, .tooManyRequests])
+            let bob = try await client.session("bob")
+            #expect(try await client.send(.get, "/v1/accounts/bob/owntracks", session: bob).status == .ok)
+            let setUps = web.broker.state.withLock { $0.commands.filter { $0.op == .setDevicePassword }.count }
+            #expect(setUps == 3, "the refused request must not reach broker-admin")
+        }
+    }
+
     @Test func theConfigurationEncodesTheWalkerIntoTheTopics() throws {
         let config = OwnTracksConfiguration(
             walker: try WalkerID("Bob_2"), devicePassword: "x", broker: PublicBroker(host: "h", port: 1883, tls: false))

@@ -130,12 +130,34 @@ import Testing
         }
     }
 
-    @Test func aBrokerLoginThatAlreadyExistsIsATakenName() async throws {
+    /// broker-admin made the login but its answer was lost: the sign-up failed, the login stayed.
+    /// The retry takes it over instead of finding the name blocked for good.
+    @Test func aLoginLeftByASignUpWhoseAnswerWasLostIsTakenOverByTheRetry() async throws {
         let web = try WebFixture()
-        web.broker.state.withLock { $0.logins["carol"] = "made by hand" }
+        try await web.live { (client: any TestClientProtocol) async throws in
+            web.broker.state.withLock { $0.lostAnswers = [.createWalker] }
+            #expect(try await client.signUp("carol", password: "first-try-1").status == .serviceUnavailable)
+            #expect(web.broker.state.withLock { $0.logins["carol"] } == "first-try-1")
+            #expect(try await web.accounts.database.accountCount() == 0)
+            web.broker.state.withLock { $0.lostAnswers = [] }
+            web.broker.state.withLock { $0.devices["carol"] = "issued before" }
+            web.broker.state.withLock { _ = $0.disabled.insert("carol") }
+            #expect(try await client.signUp("carol", password: "second-try-2").status == .created)
+            let state = web.broker.state.withLock { $0 }
+            #expect(state.logins["carol"] == "second-try-2")
+            #expect(state.devices["carol"] == nil && !state.disabled.contains("carol"))
+            #expect(state.commands.suffix(4).map(\.op) == [.createWalker, .deleteDevice, .setPassword, .enable])
+            #expect(try await client.signIn("carol", password: "second-try-2").status == .ok)
+        }
+    }
+
+    @Test func aLoginThatCannotBeTakenOverLeavesNoAccount() async throws {
+        let web = try WebFixture()
+        web.broker.state.withLock { $0.logins["carol"] = "left behind" }
         try await web.live { client in
+            web.broker.state.withLock { $0.lostAnswers = [.setPassword] }
             let refused = try await client.signUp("carol")
-            #expect(refused.status == .conflict && refused.refusal?.field == .username)
+            #expect(refused.status == .serviceUnavailable && refused.refusal?.reason == "unavailable")
             #expect(try await web.accounts.database.accountCount() == 0)
         }
     }

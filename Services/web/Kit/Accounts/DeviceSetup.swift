@@ -3,6 +3,7 @@ extension Accounts {
     /// (the previous one stops working), and the OwnTracks configuration that uses it. The device
     /// never holds the account's password, so losing the phone costs only this login.
     public func ownTracks(session: Session) async throws -> OwnTracksSetup {
+        try admit([(.deviceSetupPerAccount, session.usernameKey)])
         let password = Secrets.devicePassword()
         guard let result = await command(.setDevicePassword, session.username, password: password), result.ok else {
             throw APIError.unavailable

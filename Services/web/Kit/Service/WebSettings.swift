@@ -21,8 +21,8 @@ public struct WebSettings: Sendable {
     /// Sessions kept per account; the oldest go.
     public var sessionsPerAccount = 20
     /// `SAFEWALK_RATE_SIGNUP_PER_ADDRESS` [5/600], `SAFEWALK_RATE_SIGNUP_PER_ACCOUNT` [5/600],
-    /// `SAFEWALK_RATE_SIGNIN_PER_ADDRESS` [20/60], `SAFEWALK_RATE_SIGNIN_PER_ACCOUNT` [10/300]:
-    /// attempts per seconds.
+    /// `SAFEWALK_RATE_SIGNIN_PER_ADDRESS` [20/60], `SAFEWALK_RATE_SIGNIN_PER_ACCOUNT` [10/300],
+    /// `SAFEWALK_RATE_DEVICE_SETUP_PER_ACCOUNT` [10/600]: attempts per seconds.
     public var limits = RateLimits()
     /// `SAFEWALK_PASSWORD_ROUNDS` [210000, never fewer].
     public var passwordRounds = PasswordHasher.defaultRounds
@@ -68,7 +68,9 @@ public struct WebSettings: Sendable {
             signUpPerAddress: try Self.rule(env, "SAFEWALK_RATE_SIGNUP_PER_ADDRESS", limits, .signUpPerAddress),
             signUpPerAccount: try Self.rule(env, "SAFEWALK_RATE_SIGNUP_PER_ACCOUNT", limits, .signUpPerAccount),
             signInPerAddress: try Self.rule(env, "SAFEWALK_RATE_SIGNIN_PER_ADDRESS", limits, .signInPerAddress),
-            signInPerAccount: try Self.rule(env, "SAFEWALK_RATE_SIGNIN_PER_ACCOUNT", limits, .signInPerAccount))
+            signInPerAccount: try Self.rule(env, "SAFEWALK_RATE_SIGNIN_PER_ACCOUNT", limits, .signInPerAccount),
+            deviceSetupPerAccount: try Self.rule(
+                env, "SAFEWALK_RATE_DEVICE_SETUP_PER_ACCOUNT", limits, .deviceSetupPerAccount))
         passwordRounds = try env.integer(
             "SAFEWALK_PASSWORD_ROUNDS", default: passwordRounds, in: PasswordHasher.defaultRounds...10_000_000)
         passwordQueue = try env.integer("SAFEWALK_PASSWORD_QUEUE", default: passwordQueue, in: 1...10_000)
