@@ -1,24 +1,36 @@
 #!/usr/bin/env bash
-# Adds a broker user, or changes its password.
-#   scripts/add-user.sh NAME [--service] [--file PASSWORD_FILE]
-# A walker's username is its walker id; the same login serves its phone and its OwnTracks tracker
-# (the ACL lets it write only its own input topics and read only its own output topics).
-# --service adds one of the service users named in mosquitto/acl instead.
+# Adds a user to the broker's password file, or changes its password.
+#   scripts/add-user.sh NAME --service [--file PASSWORD_FILE]
+#   scripts/add-user.sh NAME --walker [--file PASSWORD_FILE]
+# --service adds one of the service users named in mosquitto/acl.
+# --walker adds a walker login to the password file, for a broker where nobody signs up (no `web`:
+# tests, a bare broker). Where people sign up, walkers sign up (`safewalk user add NAME --email E`,
+# or POST /v1/accounts): the dynamic-security plugin checks its own logins before the password
+# file, so a sign-up of the same name would shadow this login and take over its topics.
 # The password comes from SAFEWALK_NEW_PASSWORD, or is generated and printed once.
 set -euo pipefail
-usage() { echo "usage: $0 NAME [--service] [--file PASSWORD_FILE]" >&2; exit 2; }
+usage() { echo "usage: $0 NAME (--service | --walker) [--file PASSWORD_FILE]" >&2; exit 2; }
 
 name=${1:-}; [ -n "$name" ] || usage; shift
 service=false
+walker=false
 file=${SAFEWALK_PASSWORD_FILE:-$(cd "$(dirname "$0")/.." && pwd)/mosquitto/passwd}
 while [ $# -gt 0 ]; do
     case "$1" in
         --service) service=true ;;
+        --walker) walker=true ;;
         --file) file=${2:?--file needs a path}; shift ;;
         *) usage ;;
     esac
     shift
 done
+
+if ! $service && ! $walker; then
+    echo "say --service for a service user, or --walker for a walker on a broker where nobody signs up;" >&2
+    echo "where people sign up, walkers sign up: safewalk user add NAME --email E (docs/services/web.md)" >&2
+    exit 2
+fi
+$service && $walker && usage
 
 services=" location-ingest watchdog companion-chat notifier contacts-store channel-example operator web broker-admin "
 if $service; then

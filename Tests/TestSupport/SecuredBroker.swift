@@ -54,7 +54,7 @@ public enum SecuredBroker {
             let (status, output) = try await ChildProcess.run(
                 URL(fileURLWithPath: "/bin/bash"),
                 [repositoryRoot.appendingPathComponent("scripts/add-user.sh").path, name, "--file", file.path]
-                    + (service ? ["--service"] : []),
+                    + [service ? "--service" : "--walker"],
                 environment: environment)
             guard status == 0 else { throw HarnessError.processFailed("add-user.sh \(name): \(output)") }
         }
