@@ -156,21 +156,25 @@ let package = Package(
                           swiftSettings: production),
         .testTarget(name: "SafeWalkCLITests", dependencies: ["SafeWalkCLI", "TestSupport", "SafeWalkCore", "SafeWalkMQTT"],
                     swiftSettings: strict),
-        .target(name: "TestSupport", dependencies: ["SafeWalkMQTT", "SafeWalkCore", log, clocks, subprocess] + nioServer,
+        .target(name: "TestSupport", dependencies: ["SafeWalkMQTT", "SafeWalkCore", log, clocks, subprocess, httpClient] + nioServer,
                 path: "Tests/TestSupport", swiftSettings: production),
         .testTarget(name: "SafeWalkCoreTests", dependencies: ["SafeWalkCore"], swiftSettings: strict),
         .testTarget(name: "SafeWalkMQTTTests", dependencies: ["SafeWalkMQTT", "TestSupport"], swiftSettings: strict),
-        // All five executables on the secured broker (builds them first: they are dependencies).
+        // All five executables on the secured broker, and with accounts broker-admin and web too
+        // (builds them first: they are dependencies); the stores are read with GRDB.
         .testTarget(name: "EndToEndTests",
-                    dependencies: ["TestSupport", "SafeWalkCore", "SafeWalkMQTT",
-                                   "location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store"],
+                    dependencies: ["TestSupport", "SafeWalkCore", "SafeWalkMQTT", grdb,
+                                   "location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store",
+                                   "broker-admin", "web"],
                     swiftSettings: strict),
         // The hostile-input corpus: judged by each service's pure intake, then sent to all five
-        // executables on the secured broker (builds them first: they are dependencies).
+        // executables on the secured broker, and hostile HTTP to web with broker-admin (builds
+        // them first: they are dependencies; web's store is read with GRDB).
         .testTarget(name: "HostileInputTests",
                     dependencies: ["TestSupport", "SafeWalkCore", "SafeWalkMQTT",
                                    "LocationIngestKit", "WatchdogKit", "CompanionChatKit", "NotifierKit", "ContactsStoreKit",
-                                   "location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store"],
+                                   "location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store",
+                                   "broker-admin", "web", grdb],
                     swiftSettings: strict),
         .testTarget(name: "BrokerSecurityTests", dependencies: ["SafeWalkMQTT", "TestSupport", log],
                     swiftSettings: strict),

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import SafeWalkCore
 import SafeWalkMQTT
 import TestSupport
@@ -115,19 +114,7 @@ final class AccountsStack: Sendable {
 
     /// Nil when `user` can log in with `password`; the error when the broker refuses.
     func refusal(_ user: String, _ password: String) async throws -> MQTTError? {
-        var logger = Logger(label: "refusal")
-        logger.logLevel = .critical
-        let client = try MQTTClient(
-            configuration: MQTTConfiguration(
-                port: broker.port, clientID: "try-\(UUID().uuidString.prefix(6))", username: user, password: password),
-            logger: logger)
-        defer { Task { await client.shutdown() } }
-        do {
-            try await withTimeout(10, "CONNACK") { try await client.connect() }
-            return nil
-        } catch let error as MQTTError {
-            return error
-        }
+        try await broker.refusal(username: user, password: password)
     }
 
     /// Waits until `client` has lost its connection (and not regained it).

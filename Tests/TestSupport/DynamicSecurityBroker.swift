@@ -27,3 +27,21 @@ public enum DynamicSecurityBroker {
         return try await SecuredBroker.start(users: users, dataFiles: [pluginFile: file])
     }
 }
+
+extension DynamicSecurityBroker {
+    /// The logins the plugin holds, as `mosquitto_ctrl dynsec listClients` prints them (one a
+    /// line) when logged in to `broker` as the admin.
+    public static func logins(on broker: MosquittoBroker, adminPassword: String) async throws -> Set<String> {
+        let ctrl = try Executables.find("mosquitto_ctrl", in: ["/usr/bin", "/usr/local/bin"])
+        let (status, output) = try await ChildProcess.run(
+            ctrl,
+            [
+                "-h", "127.0.0.1", "-p", "\(broker.port)", "-u", adminUsername, "-P", adminPassword,
+                "-i", "listClients-\(UUID().uuidString.prefix(6))", "dynsec", "listClients",
+            ])
+        guard status == 0 else { throw HarnessError.processFailed("mosquitto_ctrl dynsec listClients: \(output)") }
+        // Its warning about the unencrypted connection comes in the same output; a login never
+        // holds a space, so a line with one is not a login.
+        return Set(output.split(separator: "\n").map(String.init).filter { !$0.isEmpty && !$0.contains(" ") })
+    }
+}

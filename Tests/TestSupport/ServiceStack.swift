@@ -9,7 +9,9 @@ import SafeWalkMQTT
 /// The whole product on one machine: the project's secured broker (its own mosquitto.conf and
 /// ACL, every user with a password) and the five real service executables, each logged in as its
 /// own user. The end-to-end stories and the hostile-input suite both run on it; what differs
-/// between them (walkers, settings, metrics ports) is a parameter of `start`.
+/// between them (walkers, settings, metrics ports) is a parameter of `start`. With accounts
+/// (`startWithAccounts`, AccountsServiceStack.swift) the broker also runs the dynamic-security
+/// plugin, and `broker-admin` and `web` run beside the five.
 public final class ServiceStack: Sendable {
     public static let services: [ServiceName] = [.locationIngest, .watchdog, .companionChat, .notifier, .contactsStore]
 
@@ -23,15 +25,18 @@ public final class ServiceStack: Sendable {
     public let observer: MQTTClient
     /// Each service's own `/metrics` port; empty unless `start` was asked to open them.
     public let metricsPorts: [ServiceName: Int]
+    /// The ports services serve besides metrics: web's HTTP API, when the stack runs web.
+    public let httpPorts: [ServiceName: Int]
 
     private init(
         broker: MosquittoBroker, processes: [ServiceName: ChildProcess], observer: MQTTClient,
-        metricsPorts: [ServiceName: Int]
+        metricsPorts: [ServiceName: Int], httpPorts: [ServiceName: Int]
     ) {
         self.broker = broker
         self.processes = processes
         self.observer = observer
         self.metricsPorts = metricsPorts
+        self.httpPorts = httpPorts
     }
 
     /// Starts the broker and the five services and waits until all five report `online` (and,
@@ -44,9 +49,28 @@ public final class ServiceStack: Sendable {
     public static func start(
         walkers: [String], environment: [String: String] = [:], openMetricsPorts: Bool = false
     ) async throws -> ServiceStack {
-        let users = ["operator"] + services.map(\.rawValue) + walkers
         let broker = try await SecuredBroker.start(
-            users: Dictionary(uniqueKeysWithValues: users.map { ($0, password(for: $0)) }))
+            users: logins(for: ["operator"] + services.map(\.rawValue) + walkers))
+        return try await start(services, on: broker, environment: environment, openMetricsPorts: openMetricsPorts)
+    }
+
+    /// Each user with its test password, as a broker's password file wants them.
+    static func logins(for users: [String]) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: users.map { ($0, password(for: $0)) })
+    }
+
+    /// Starts `members` on a running `broker`, each logged in as its own name, and waits until
+    /// every one reports `online` (and its metrics endpoint and `httpPorts` accept connections).
+    /// Stops the broker too if they do not come up.
+    /// - Parameters:
+    ///   - environment: settings for every member.
+    ///   - settings: settings for one member only, over `environment`.
+    ///   - httpPorts: ports a member serves besides metrics (web's API), waited for like them.
+    static func start(
+        _ members: [ServiceName], on broker: MosquittoBroker, environment: [String: String],
+        settings: [ServiceName: [String: String]] = [:], httpPorts: [ServiceName: Int] = [:],
+        openMetricsPorts: Bool
+    ) async throws -> ServiceStack {
         var processes: [ServiceName: ChildProcess] = [:]
         var observer: MQTTClient?
         do {
@@ -54,28 +78,35 @@ public final class ServiceStack: Sendable {
                 "operator-\(UUID().uuidString.prefix(6))", username: "operator", password: password(for: "operator"))
             observer = operatorClient
             let statuses = try await operatorClient.subscribe("safewalk/_service/+", qos: .atLeastOnce)
-            let ports = openMetricsPorts ? try freePorts(besides: broker.port) : [:]
-            for service in services {
-                var settings = [
-                    "SAFEWALK_MQTT_USERNAME": service.rawValue,
-                    "SAFEWALK_MQTT_PASSWORD": password(for: service.rawValue),
+            let taken = Set([broker.port] + httpPorts.values)
+            let ports = openMetricsPorts ? try freePorts(for: members, besides: taken) : [:]
+            for member in members {
+                var own = [
+                    "SAFEWALK_MQTT_USERNAME": member.rawValue,
+                    "SAFEWALK_MQTT_PASSWORD": password(for: member.rawValue),
                 ]
-                if let port = ports[service] { settings["SAFEWALK_METRICS_PORT"] = "\(port)" }
-                processes[service] = try ServiceProcess.start(
-                    service, broker: broker, environment: settings.merging(environment) { $1 })
+                if let port = ports[member] { own["SAFEWALK_METRICS_PORT"] = "\(port)" }
+                processes[member] = try ServiceProcess.start(
+                    member, broker: broker,
+                    environment: own.merging(environment) { $1 }.merging(settings[member] ?? [:]) { $1 })
             }
-            try await withTimeout(60, "all five services online") {
+            try await withTimeout(60, "\(members.map(\.rawValue)) online") {
                 var online = Set<String>()
                 for await message in statuses where message.string == "online" {
                     online.insert(message.topic)
-                    if online.count == services.count { break }
+                    if online.count == members.count { break }
                 }
             }
             statuses.cancel()
-            for (service, port) in ports {
-                try await eventually("\(service) metrics endpoint", within: 20) { Loopback.isAccepting(port: port) }
+            for (member, port) in ports {
+                try await eventually("\(member) metrics endpoint", within: 20) { Loopback.isAccepting(port: port) }
             }
-            return ServiceStack(broker: broker, processes: processes, observer: operatorClient, metricsPorts: ports)
+            for (member, port) in httpPorts {
+                try await eventually("\(member) on port \(port)", within: 20) { Loopback.isAccepting(port: port) }
+            }
+            return ServiceStack(
+                broker: broker, processes: processes, observer: operatorClient, metricsPorts: ports,
+                httpPorts: httpPorts)
         } catch {
             // Read the logs before stopping: a half-started stack must not outlive the test either.
             let logs = Self.logs(of: processes)
@@ -84,13 +115,13 @@ public final class ServiceStack: Sendable {
         }
     }
 
-    /// One free loopback port per service, none of them the broker's or another service's.
-    private static func freePorts(besides brokerPort: Int) throws -> [ServiceName: Int] {
+    /// One free loopback port per member, none of them `taken` or another member's.
+    private static func freePorts(for members: [ServiceName], besides taken: Set<Int>) throws -> [ServiceName: Int] {
         var ports: [ServiceName: Int] = [:]
-        for service in services {
+        for member in members {
             var port = try Loopback.freePort()
-            while ports.values.contains(port) || port == brokerPort { port = try Loopback.freePort() }
-            ports[service] = port
+            while ports.values.contains(port) || taken.contains(port) { port = try Loopback.freePort() }
+            ports[member] = port
         }
         return ports
     }
@@ -107,6 +138,11 @@ public final class ServiceStack: Sendable {
     /// `service`'s Prometheus endpoint, if `start` opened metrics ports.
     public func metricsURL(of service: ServiceName) -> URL? {
         metricsPorts[service].flatMap { URL(string: "http://127.0.0.1:\($0)/metrics") }
+    }
+
+    /// Where `service` keeps its files (its SQLite store, its log).
+    public func dataDirectory(of service: ServiceName) -> URL? {
+        processes[service]?.logFile.deletingLastPathComponent()
     }
 
     /// The services that have exited, with their status (in a healthy stack, none).
