@@ -8,7 +8,7 @@
 #   <SERVICE>_MQTT_PASSWORD        for each service user of mosquitto/acl (LOCATION_INGEST_, WATCHDOG_, ...)
 #   OPERATOR_MQTT_PASSWORD         read-only user for dashboards and the healthchecks
 #   BROKER_ADMIN_MQTT_PASSWORD     the plugin's admin, `broker-admin` (docs/services/broker-admin.md)
-#   WEB_MQTT_PASSWORD              `web`, which asks broker-admin for logins; empty = no such user
+#   WEB_MQTT_PASSWORD              `web`, the sign-up service, which asks broker-admin for logins
 #   CHANNEL_EXAMPLE_MQTT_PASSWORD  optional (an out-of-process channel); empty = no such user
 #   SAFEWALK_WALKERS               walker logins in the password file, "alice:password bob:password"
 #                                  (people who sign up at `web` get theirs from broker-admin instead)
@@ -35,7 +35,7 @@ check_password() {  # what password
 for name in location-ingest watchdog companion-chat notifier contacts-store operator broker-admin web channel-example; do
     variable=$(echo "$name" | tr 'a-z-' 'A-Z_')_MQTT_PASSWORD
     password=${!variable:-}
-    if [[ "$name" = channel-example || "$name" = web ]] && [ -z "$password" ]; then continue; fi   # optional users
+    if [ "$name" = channel-example ] && [ -z "$password" ]; then continue; fi   # an optional user
     check_password "$variable" "$password"
 done
 for pair in ${SAFEWALK_WALKERS:-}; do

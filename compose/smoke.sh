@@ -8,7 +8,11 @@
 #   - plain MQTT is reachable on 127.0.0.1 only, not on the host's other addresses;
 #   - a walker with one contact goes silent: an alert with `tel:` and `sms:` actions arrives
 #     (over TLS), and the fake gateway receives an SMS to the contact with the documented
-#     Twilio-style template (From, To, Body with a maps link) and basic auth.
+#     Twilio-style template (From, To, Body with a maps link) and basic auth;
+#   - web serves HTTPS only, with the broker's certificate, on its published port: a person signs
+#     up, signs in, fetches the OwnTracks set-up, and with the device login it hands out a phone
+#     publishes an OwnTracks location over TLS that becomes the walker's position; after the
+#     account is deleted, the device login and the account's are refused.
 # Shows the logs on failure and always tears everything down (containers, network, volumes).
 #   compose/smoke.sh                 the full test
 #   compose/smoke.sh --until-healthy only build, start and wait until every service reports online
@@ -16,7 +20,7 @@
 # compose` if present, else docker-compose), SAFEWALK_SWIFT_IMAGE / SAFEWALK_RUNTIME_IMAGE (default:
 # the local safewalk/swift-builder + safewalk/bookworm if they exist, else the public images),
 # SAFEWALK_BUILD_CONFIGURATION (release), SMOKE_READY_TIMEOUT (180 s), SMOKE_ALERT_TIMEOUT (60 s).
-# Needs openssl on the host.
+# Needs openssl, curl and python3 on the host.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 until_healthy=false
@@ -33,6 +37,8 @@ else
     echo "[smoke] neither 'docker compose' nor docker-compose is installed" >&2; exit 1
 fi
 command -v openssl > /dev/null || { echo "[smoke] openssl is needed for the test CA" >&2; exit 1; }
+command -v curl > /dev/null || { echo "[smoke] curl is needed to talk to web over HTTPS" >&2; exit 1; }
+command -v python3 > /dev/null || { echo "[smoke] python3 is needed to read web's JSON answers" >&2; exit 1; }
 
 if [ -z "${SAFEWALK_SWIFT_IMAGE:-}" ] && "$docker" image inspect safewalk/swift-builder > /dev/null 2>&1; then
     export SAFEWALK_SWIFT_IMAGE=safewalk/swift-builder SAFEWALK_RUNTIME_IMAGE=${SAFEWALK_RUNTIME_IMAGE:-safewalk/bookworm}
@@ -59,9 +65,16 @@ free_port() {
 tls_port=$(free_port)
 local_port=$(free_port)
 while [ "$local_port" = "$tls_port" ]; do local_port=$(free_port); done
+web_port=$(free_port)
+while [ "$web_port" = "$tls_port" ] || [ "$web_port" = "$local_port" ]; do web_port=$(free_port); done
 pw() { head -c 18 /dev/urandom | base64 | tr -d '/+='; }
 walker=smoker
 walker_password=$(pw)
+operator_password=$(pw)
+# Signs up at web (the plugin holds its login, not the password file). A digit and a symbol, as
+# web's password rule wants.
+person=sam
+person_password="$(pw)-7!"
 sms_sid=AC$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 sms_token=$(pw)
 sms_from=+15125550199
@@ -92,12 +105,15 @@ WATCHDOG_MQTT_PASSWORD=$(pw)
 COMPANION_CHAT_MQTT_PASSWORD=$(pw)
 NOTIFIER_MQTT_PASSWORD=$(pw)
 CONTACTS_STORE_MQTT_PASSWORD=$(pw)
-OPERATOR_MQTT_PASSWORD=$(pw)
+OPERATOR_MQTT_PASSWORD=$operator_password
 BROKER_ADMIN_MQTT_PASSWORD=$(pw)
+WEB_MQTT_PASSWORD=$(pw)
 SAFEWALK_WALKERS=$walker:$walker_password
 SAFEWALK_BROKER_TLS_PORT=$tls_port
 SAFEWALK_BROKER_LOCAL_PORT=$local_port
 SAFEWALK_TLS_DIR=$tls
+SAFEWALK_WEB_HTTPS_PORT=$web_port
+SAFEWALK_PUBLIC_MQTT_HOST=localhost
 SAFEWALK_CHECKIN_INTERVAL=2
 SAFEWALK_NO_REPLY_AFTER=3
 SAFEWALK_NO_MOVEMENT_AFTER=60
@@ -118,7 +134,7 @@ ENV
 dc() { "${compose[@]}" -p "$project" --env-file "$work/env" -f compose/docker-compose.yml -f compose/smoke.compose.yml "$@"; }
 # Helper containers (started in the background, so named here where the cleanup can see them).
 helpers=("$project-alert" "$project-watch" "$project-contact" "$project-walker" "$project-position" "$project-tls"
-         "$project-refuse")
+         "$project-refuse" "$project-phone-position" "$project-phone")
 ok=false
 finish() {
     trap - EXIT INT TERM
@@ -152,13 +168,17 @@ refuses() {  # what expected-message docker-run-arguments...
 refuses "compose/.env.example as shipped" "LOCATION_INGEST_MQTT_PASSWORD is empty" --env-file compose/.env.example
 good=()
 for variable in LOCATION_INGEST WATCHDOG COMPANION_CHAT NOTIFIER CONTACTS_STORE OPERATOR BROKER_ADMIN; do good+=(-e "${variable}_MQTT_PASSWORD=$(pw)"); done
+refuses "no WEB_MQTT_PASSWORD" "WEB_MQTT_PASSWORD is empty" "${good[@]}" -v "$tls:/mosquitto/certs:ro"
+refuses "a placeholder WEB_MQTT_PASSWORD" "WEB_MQTT_PASSWORD is a placeholder" \
+    "${good[@]}" -e "WEB_MQTT_PASSWORD=change-me-please" -v "$tls:/mosquitto/certs:ro"
+good+=(-e "WEB_MQTT_PASSWORD=$(pw)")
 refuses "a placeholder walker password" "SAFEWALK_WALKERS (walker 'alice') is a placeholder" \
     "${good[@]}" -e "SAFEWALK_WALKERS=alice:change-me" -v "$tls:/mosquitto/certs:ro"
 refuses "no TLS certificates" "TLS: /mosquitto/certs/ca.crt is missing" "${good[@]}"
 
-echo "[smoke] starting; TLS on port $tls_port, plain MQTT on 127.0.0.1:$local_port"
+echo "[smoke] starting; TLS on port $tls_port, plain MQTT on 127.0.0.1:$local_port, web's HTTPS on $web_port"
 dc up -d --no-build
-services=(broker location-ingest watchdog companion-chat notifier contacts-store broker-admin fake-sms)
+services=(broker location-ingest watchdog companion-chat notifier contacts-store broker-admin web fake-sms)
 deadline=$((SECONDS + ${SMOKE_READY_TIMEOUT:-180}))
 for service in "${services[@]}"; do
     while true; do
@@ -177,22 +197,30 @@ tool() { local name=$1; shift; "$docker" run --rm --name "$name" --network host 
 tls_args=(-h localhost -p "$tls_port" --cafile /certs/ca.crt -u "$walker" -P "$walker_password")
 
 # Beyond the host: TLS answers, plain MQTT does not. On this host's other address (not loopback)
-# the TLS port is open and the plain port closed; on loopback the plain port is open.
+# the TLS port and web's HTTPS port are open and the plain port closed; on loopback the plain
+# port is open.
 address=$(hostname -I 2> /dev/null | tr ' ' '\n' | grep -v '^127\.' | grep -m1 '^[0-9.]*$' || true)
 [ -n "$address" ] || address=$("$docker" network inspect bridge -f '{{range .IPAM.Config}}{{.Gateway}}{{end}}')
 [ -n "$address" ] || fail "found no non-loopback address of this host to check the published ports"
 (echo > "/dev/tcp/$address/$tls_port") 2> /dev/null || fail "TLS port $tls_port is not reachable on $address"
 ! (echo > "/dev/tcp/$address/$local_port") 2> /dev/null || fail "plain MQTT port $local_port is reachable on $address (must be 127.0.0.1 only)"
 (echo > "/dev/tcp/127.0.0.1/$local_port") 2> /dev/null || fail "plain MQTT port $local_port is not reachable on 127.0.0.1"
+(echo > "/dev/tcp/$address/$web_port") 2> /dev/null || fail "web's HTTPS port $web_port is not reachable on $address"
+# Published: the broker (TLS, and plain on loopback) and web's HTTPS port, nothing else (no
+# metrics, no plain HTTP).
 published=$("$docker" ps --filter "label=com.docker.compose.project=$project" --format '{{.Names}} {{.Ports}}' | grep -- '->' || true)
 echo "[smoke] published: $(echo "$published" | tr '\n' ';')"
-[ "$(echo "$published" | grep -c -- '->')" = 1 ] && echo "$published" | grep -q broker \
-    || fail "only the broker may publish ports, got: $published"
+[ "$(echo "$published" | grep -c -- '->')" = 2 ] && echo "$published" | grep -q broker && echo "$published" | grep -q web \
+    || fail "only the broker and web may publish ports, got: $published"
+web_targets=$(echo "$published" | grep web | grep -o -- '->[0-9]*/[a-z]*' | sort -u)
+[ "$web_targets" = "->8443/tcp" ] || fail "web publishes something other than its HTTPS port 8443: $web_targets"
+plain_http=$(curl --silent --max-time 10 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$web_port/v1/sessions" || true)
+[ "$plain_http" = 000 ] || fail "web answered plain HTTP on its published port (HTTP $plain_http): it must speak HTTPS only"
 if tool "$project-tls" mosquitto_pub -h localhost -p "$tls_port" -u "$walker" -P "$walker_password" \
         -t "safewalk/$walker/presence" -m online > "$work/plain-on-tls.log" 2>&1; then
     fail "plain MQTT was accepted on the TLS port"
 fi
-echo "[smoke] $address: TLS port open, plain port closed; plain MQTT refused on the TLS port"
+echo "[smoke] $address: TLS and HTTPS ports open, plain port closed; plain MQTT refused on the TLS port, plain HTTP on the HTTPS port"
 
 # Publish and subscribe over TLS: a fix goes in, location-ingest's position comes back.
 tool "$project-position" mosquitto_sub "${tls_args[@]}" -t "safewalk/$walker/position" -C 1 -W 30 \
@@ -232,4 +260,88 @@ sms=$(grep -m1 "\"to\": \"$contact_phone\"" "$work/sms.log")
 echo "[smoke] SMS: $sms"
 echo "$sms" | grep -qF "\"from\": \"$sms_from\"" || fail "the SMS did not come from $sms_from (SAFEWALK_SMS_TEMPLATE not passed?)"
 echo "$sms" | grep -qF 'https://maps.google.com/?q=' || fail "the SMS has no maps link"
+
+# ---- Sign up and connect a phone, as README.md tells a person to: web over HTTPS (curl trusts
+# only the test CA, so the certificate is checked, not skipped), the OwnTracks set-up it hands
+# out, and a phone publishing with that device login over TLS.
+web_url=https://127.0.0.1:$web_port
+csrf=
+web() {  # name method path [json-body]: prints the HTTP status; the body goes to $work/web-<name>.log
+    local name=$1 method=$2 path=$3 body=${4:-}
+    local args=(--silent --show-error --max-time 30 --cacert "$tls/ca.crt" -X "$method" -o "$work/web-$name.log"
+                -w '%{http_code}' -b "$work/cookies" -c "$work/cookies")
+    [ -z "$body" ] || args+=(-H 'Content-Type: application/json' --data "$body")
+    [ -z "$csrf" ] || args+=(-H "X-CSRF-Token: $csrf")
+    curl "${args[@]}" "$web_url$path" 2>> "$work/web-curl.log" || true
+}
+expect_status() {  # what expected actual name
+    [ "$3" = "$2" ] || fail "web, $1: expected HTTP $2, got $3: $(cat "$work/web-$4.log" 2> /dev/null) $(tail -2 "$work/web-curl.log" 2> /dev/null)"
+}
+json() {  # name key.path: one value of $work/web-<name>.log, as JSON for objects, else as text
+    python3 -c 'import json, sys
+value = json.load(open(sys.argv[1]))
+for key in sys.argv[2].split("."): value = value[key]
+print(json.dumps(value) if isinstance(value, (dict, list, bool)) else value)' "$work/web-$1.log" "$2"
+}
+status=$(web signup POST /v1/accounts "{\"username\":\"$person\",\"email\":\"$person@example.org\",\"password\":\"$person_password\"}")
+expect_status "sign-up of $person" 201 "$status" signup
+status=$(web signin POST /v1/sessions "{\"username\":\"$person\",\"password\":\"$person_password\"}")
+expect_status "sign-in as $person" 200 "$status" signin
+csrf=$(json signin csrfToken) || fail "web, sign-in: no csrfToken in $(cat "$work/web-signin.log")"
+grep -q safewalk_session "$work/cookies" || fail "web, sign-in: no safewalk_session cookie was set"
+echo "[smoke] web over HTTPS (test CA checked): $person signed up and signed in"
+
+status=$(web owntracks GET "/v1/accounts/$person/owntracks")
+expect_status "OwnTracks set-up" 200 "$status" owntracks
+device_user=$(json owntracks config.username)
+device_password=$(json owntracks config.password)
+[ "$device_user" = "$person.owntracks" ] || fail "OwnTracks set-up: the device login is '$device_user', not $person.owntracks"
+setup="$(json owntracks config.host):$(json owntracks config.port) tls=$(json owntracks config.tls)"
+[ "$setup" = "localhost:$tls_port tls=true" ] \
+    || fail "OwnTracks set-up names the broker as $setup, not the published TLS listener localhost:$tls_port tls=true (SAFEWALK_PUBLIC_MQTT_*)"
+# The link a phone opens carries the same configuration.
+python3 -c 'import base64, json, sys, urllib.parse
+answer = json.load(open(sys.argv[1]))
+prefix = "owntracks:///config?inline="
+assert answer["link"].startswith(prefix), answer["link"][:40]
+assert json.loads(base64.b64decode(urllib.parse.unquote(answer["link"][len(prefix):]))) == answer["config"]' \
+    "$work/web-owntracks.log" 2> "$work/web-link.log" || fail "the owntracks:// link does not carry the configuration: $(cat "$work/web-link.log")"
+device_topic=$(json owntracks config.pubTopicBase | sed "s/%d/$(json owntracks config.deviceId)/")
+echo "[smoke] OwnTracks set-up: $device_user on $setup, publishing to $device_topic"
+
+# The phone: the device login over TLS publishes an OwnTracks location; location-ingest turns it
+# into the walker's position, read here as the operator.
+tool "$project-phone-position" mosquitto_sub -h localhost -p "$tls_port" --cafile /certs/ca.crt -u operator \
+    -P "$operator_password" -t "safewalk/$person/position" -C 1 -W 30 > "$work/phone-position.log" 2>&1 &
+phone_position_pid=$!
+sleep 2
+tool "$project-phone" mosquitto_pub -h localhost -p "$tls_port" --cafile /certs/ca.crt -u "$device_user" \
+    -P "$device_password" -i "$(json owntracks config.clientId)" -q 1 -t "$device_topic" \
+    -m "{\"_type\":\"location\",\"lat\":30.284912,\"lon\":-97.734117,\"tst\":$(date +%s),\"acc\":8,\"tid\":\"sa\"}" \
+    > "$work/phone-publish.log" 2>&1 \
+    || fail "the phone could not publish with its device login over TLS: $(cat "$work/phone-publish.log")"
+wait "$phone_position_pid" || true
+grep -q '30.284912' "$work/phone-position.log" \
+    || fail "no position for $person after the phone's OwnTracks location: $(cat "$work/phone-position.log")"
+echo "[smoke] the phone's OwnTracks location became $person's position"
+
+# Deleting the account takes the phone's login with it.
+status=$(web delete DELETE "/v1/accounts/$person")
+expect_status "deleting $person" 200 "$status" delete
+[ "$(json delete state)" = erased ] || fail "web, deleting $person: $(cat "$work/web-delete.log")"
+if tool "$project-phone" mosquitto_pub -h localhost -p "$tls_port" --cafile /certs/ca.crt -u "$device_user" \
+        -P "$device_password" -q 1 -t "$device_topic" -m '{"_type":"location","lat":30.1,"lon":-97.1,"tst":1}' \
+        > "$work/phone-after-delete.log" 2>&1; then
+    fail "the device login $device_user still works after the account was deleted"
+fi
+grep -qi 'not authori' "$work/phone-after-delete.log" \
+    || fail "the device login failed after deletion, but not as refused: $(cat "$work/phone-after-delete.log")"
+if tool "$project-phone" mosquitto_pub -h localhost -p "$tls_port" --cafile /certs/ca.crt -u "$person" \
+        -P "$person_password" -t "safewalk/$person/presence" -m online > "$work/account-after-delete.log" 2>&1; then
+    fail "$person's own broker login still works after the account was deleted"
+fi
+csrf=
+status=$(web signin-after-delete POST /v1/sessions "{\"username\":\"$person\",\"password\":\"$person_password\"}")
+expect_status "sign-in after deletion" 401 "$status" signin-after-delete
+echo "[smoke] $person deleted: erased, the device login and the account's broker login refused, sign-in 401"
 ok=true

@@ -8,8 +8,12 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let services = [
-        "location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store", "broker-admin",
+        "location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store", "broker-admin", "web",
     ]
+    /// The services README.md's "Service-specific settings" list covers. web's own settings are
+    /// documented in docs/services/web.md; for it, the variables its settings read count.
+    static let inReadmeList = services.filter { $0 != "web" }
+    static let webSettings = "Services/web/Kit/Service/WebSettings.swift"
     /// Documented but deliberately not passed: compose's services reach the broker over the
     /// `backend` network in plain MQTT (TLS is for devices beyond the host; compose/README.md).
     static let notPassed: Set<String> = ["SAFEWALK_MQTT_TLS_CA", "SAFEWALK_MQTT_TLS_CERT", "SAFEWALK_MQTT_TLS_KEY"]
@@ -67,7 +71,12 @@ import Testing
         return own.isEmpty ? services : own
     }
 
-    /// What README.md documents for each service.
+    /// Every variable web's settings read (`"SAFEWALK_…"` literals in WebSettings.swift).
+    static func webVariables() throws -> Set<String> {
+        Set(try text(webSettings).matches(of: /"(SAFEWALK_[A-Z0-9_]+)"/).map { String($0.output.1) })
+    }
+
+    /// What README.md documents for each service (for web: what it reads).
     static func documented() throws -> [String: Set<String>] {
         let (shared, perService) = try readme()
         var result: [String: Set<String>] = Dictionary(uniqueKeysWithValues: services.map { ($0, []) })
@@ -75,6 +84,7 @@ import Testing
             for service in try readers(of: variable) { result[service]!.insert(variable) }
         }
         for (service, variables) in perService { result[service, default: []].formUnion(variables) }
+        result["web"]!.formUnion(try webVariables())
         return result
     }
 
@@ -90,8 +100,9 @@ import Testing
         let (shared, perService) = try Self.readme()
         #expect(shared.count >= 20, "README.md's shared variable table not found or shrunk: \(shared)")
         #expect(
-            Set(perService.keys) == Set(Self.services),
+            Set(perService.keys) == Set(Self.inReadmeList),
             "README.md's service-specific list names \(perService.keys.sorted())")
+        #expect(try Self.webVariables().count >= 15, "web's settings not found in \(Self.webSettings)")
         #expect(try Self.readers(of: "GEMINI_API_KEY") == ["companion-chat"])
         #expect(try Self.readers(of: "SAFEWALK_LOG_LEVEL") == Self.services)
     }
@@ -137,13 +148,18 @@ import Testing
             "compose ignores \(Set(example).subtracting(read).sorted()) from compose/.env.example")
     }
 
-    /// Beyond the host only MQTT over TLS: the broker alone publishes ports, plain MQTT (1883)
-    /// only on 127.0.0.1, and no service publishes anything (metrics are HTTP).
-    @Test func onlyTheBrokerPublishesAndPlainMQTTStaysOnLoopback() throws {
+    /// Beyond the host only MQTT over TLS and HTTPS: the broker and web alone publish ports,
+    /// plain MQTT (1883) only on 127.0.0.1, web only its HTTPS listener, and no other service
+    /// publishes anything (metrics are HTTP).
+    @Test func onlyTheBrokerAndWebPublishAndNothingLeavesTheHostInClear() throws {
         let compose = try Self.compose()
-        for service in Self.services {
+        for service in Self.services where service != "web" {
             #expect(compose["services"]?[service]?["ports"] == nil, "\(service) publishes ports")
         }
+        let web = Self.environment(of: "web", in: compose)
+        let webPorts = compose["services"]?["web"]?["ports"]?.items ?? []
+        #expect(webPorts.count == 1 && webPorts.allSatisfy { $0.hasSuffix(":\(web["SAFEWALK_HTTP_PORT"] ?? "?")") })
+        #expect(web["SAFEWALK_TLS_CERT"]?.isEmpty == false && web["SAFEWALK_TLS_KEY"]?.isEmpty == false)
         let ports = compose["services"]?["broker"]?["ports"]?.items ?? []
         #expect(ports.count == 2, "broker ports: \(ports)")
         for mapping in ports {
@@ -154,6 +170,17 @@ import Testing
                     mapping.hasSuffix(":8883"), "the broker publishes something other than MQTT over TLS: \(mapping)")
             }
         }
+    }
+
+    /// The OwnTracks set-up web hands a phone names the broker's published TLS listener.
+    @Test func webTellsPhonesTheBrokersPublishedTLSPort() throws {
+        let compose = try Self.compose()
+        let web = Self.environment(of: "web", in: compose)
+        let tls = (compose["services"]?["broker"]?["ports"]?.items ?? []).filter { $0.hasSuffix(":8883") }
+        #expect(tls.count == 1 && tls[0].contains("${SAFEWALK_BROKER_TLS_PORT:-8883}"), "broker ports: \(tls)")
+        #expect(web["SAFEWALK_PUBLIC_MQTT_PORT"] == "${SAFEWALK_BROKER_TLS_PORT:-8883}")
+        #expect(web["SAFEWALK_PUBLIC_MQTT_TLS"] == "true")
+        #expect(web["SAFEWALK_PUBLIC_MQTT_HOST"]?.hasPrefix("${SAFEWALK_PUBLIC_MQTT_HOST:?") == true)
     }
 
     @Test func theParserResolvesAnchorsAndMerges() throws {
