@@ -49,7 +49,7 @@ done
 
 rm -f "$file"
 users=0
-add() {  # name password [--service]; same validation as scripts/add-user.sh, because it is that script
+add() {  # name password (--service | --walker); same validation as scripts/add-user.sh, because it is that script
     SAFEWALK_NEW_PASSWORD=$2 /usr/local/bin/add-user.sh "$1" ${3:-} --file "$file" > /dev/null
     users=$((users + 1))
 }
@@ -58,7 +58,7 @@ for name in location-ingest watchdog companion-chat notifier contacts-store chan
     if [ -n "${!variable:-}" ]; then add "$name" "${!variable}" --service; fi
 done
 for pair in ${SAFEWALK_WALKERS:-}; do
-    add "${pair%%:*}" "${pair#*:}"
+    add "${pair%%:*}" "${pair#*:}" --walker
 done
 
 # Walkers' logins live in the plugin's file (the data volume, so they survive a new container):
