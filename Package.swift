@@ -90,8 +90,8 @@ let webTargets: [Target] = [
     .executableTarget(name: "web", dependencies: ["SafeWalkWebKit", "SafeWalkService"], path: "Services/web/Main",
                       swiftSettings: production),
     // What one password verification costs (docs/services/web.md); run with -c release.
-    .executableTarget(name: "web-bench", dependencies: ["SafeWalkWebKit"], path: "Services/web/Bench",
-                      swiftSettings: production),
+    .executableTarget(name: "web-bench", dependencies: ["SafeWalkWebKit", "BenchSupport", argumentParser, subprocess],
+                      path: "Services/web/Bench", swiftSettings: production),
     .testTarget(name: "WebKitTests",
                 dependencies: ["SafeWalkWebKit", "TestSupport", "web", hummingbirdTesting, nioSSL] + shared
                     + ["SafeWalkStorage", grdb, hummingbird],
@@ -181,11 +181,11 @@ let package = Package(
         .testTarget(name: "ServiceTests",
                     dependencies: ["SafeWalkService", "SafeWalkMQTT", "SafeWalkCore", "TestSupport"],
                     swiftSettings: strict),
-        // What the three benchmarks share: one percentile definition and the `/proc` readers.
+        // What the benchmarks share: one percentile definition and the `/proc` readers.
         .target(name: "BenchSupport", path: "Benchmarks/BenchSupport", swiftSettings: production),
         // The benchmarks' command lines (misspelt options are errors) and their shared measuring.
         .testTarget(name: "BenchmarkTests",
-                    dependencies: ["watchdog-bench", "location-ingest-bench", "e2e-load-bench", "BenchSupport",
+                    dependencies: ["watchdog-bench", "location-ingest-bench", "e2e-load-bench", "web-bench", "BenchSupport",
                                    argumentParser],
                     swiftSettings: strict),
     ] + serviceTargets + benchmarkTargets + [e2eLoadBench] + webTargets

@@ -4,6 +4,7 @@ import Testing
 @testable import e2e_load_bench
 @testable import location_ingest_bench
 @testable import watchdog_bench
+@testable import web_bench
 
 /// The benchmarks' command lines: every documented command parses, and a misspelt option is an
 /// error instead of a silent default (a typo once meant a run at the default size).
@@ -29,6 +30,13 @@ import Testing
     ])
     func watchdogBenchRejectsMisspeltOptions(_ words: [String]) {
         #expect(!parses(WatchdogBench.self, words))
+    }
+
+    @Test func webBenchTakesItsDocumentedOptionsAndRefusesMisspeltOnes() throws {
+        let bench = try #require(try WebBench.parseAsRoot(["--count", "10", "--blocks", "3"]) as? WebBench)
+        #expect(bench.count == 10 && bench.blocks == 3 && bench.rounds == 210_000)
+        #expect(!parses(WebBench.self, ["--cuont", "10"]))
+        #expect(!parses(WebBench.self, ["--rounds", "0"]), "validate() refuses non-positive sizes")
     }
 
     @Test func locationIngestBenchTakesFlagsNotEnvironmentVariables() throws {

@@ -84,7 +84,7 @@ public struct RateRule: Hashable, Sendable {
 
 extension Duration {
     /// As a `Double` number of seconds.
-    var seconds: Double {
+    public var seconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
