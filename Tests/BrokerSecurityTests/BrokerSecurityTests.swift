@@ -17,28 +17,11 @@ struct BrokerSecurityTests {
         try await broker.client("\(user)-\(UUID().uuidString.prefix(6))", username: user, password: Self.users[user])
     }
 
-    func refusal(user: String?, password: String?, broker: MosquittoBroker) async throws -> MQTTError? {
-        var logger = Logger(label: "security-test")
-        logger.logLevel = .critical
-        let client = try MQTTClient(
-            configuration: MQTTConfiguration(
-                port: broker.port, clientID: "intruder-\(UUID().uuidString.prefix(6))",
-                username: user, password: password),
-            logger: logger)
-        defer { Task { await client.shutdown() } }
-        do {
-            try await withTimeout(10, "CONNACK") { try await client.connect() }
-            return nil
-        } catch let error as MQTTError {
-            return error
-        }
-    }
-
     @Test func anonymousAndWrongPasswordAreRefused() async throws {
         let broker = try await SecuredBroker.start(users: Self.users)
-        let anonymous = try await refusal(user: nil, password: nil, broker: broker)
-        let wrong = try await refusal(user: "alice", password: "not-her-password", broker: broker)
-        let right = try await refusal(user: "alice", password: "alice-pw", broker: broker)
+        let anonymous = try await broker.refusal(username: nil, password: nil)
+        let wrong = try await broker.refusal(username: "alice", password: "not-her-password")
+        let right = try await broker.refusal(username: "alice", password: "alice-pw")
         #expect(anonymous?.isRefusal == true, "anonymous: \(String(describing: anonymous))")
         #expect(wrong?.isRefusal == true, "wrong password: \(String(describing: wrong))")
         #expect(right == nil, "the right password must work, or the refusals above prove nothing")
