@@ -18,6 +18,13 @@ struct AccountDeletionStoryTests {
             let config = try await carol.ownTracksSetup().setup.config
             var device = try await AccountOwnTracksStoryTests.connect(config, on: stack)
             try await Self.leaveTraces(of: carol, phone: phone, on: stack)
+            // The OwnTracks app's Last Will as the broker would publish it (location-ingest keeps
+            // its time), then the app is back with a location.
+            let presence = try await stack.observer.subscribe(try carol.topic(.presence), qos: .atLeastOnce)
+            try await device.publish(config.locationTopic, string: #"{"_type":"lwt","tst":1750000000}"#)
+            try await withTimeout(10, "offline for carol's OwnTracks app") {
+                for await message in presence where message.string == "offline" { return }
+            }
             try await device.publish(
                 config.locationTopic, string: AccountOwnTracksStoryTests.location(lat: 30.29), retain: true)
             let escalations = try await stack.observer.subscribe(try carol.topic(.escalation), qos: .atLeastOnce)
@@ -33,6 +40,10 @@ struct AccountDeletionStoryTests {
                 try WalkerTraces.holders(of: "carol", in: stack) == everyone
             }
             #expect(try WalkerTraces.holders(of: "carol", in: stack) == everyone)
+            try? await eventually("carol's OwnTracks will stored", within: 10) {
+                try WalkerTraces.rows(of: "carol", in: stack)["location-ingest owntracks_will"] == 1
+            }
+            #expect(try WalkerTraces.rows(of: "carol", in: stack)["location-ingest owntracks_will"] == 1)
             let davesHolders = try WalkerTraces.holders(of: "dave", in: stack)
             #expect(davesHolders.isSuperset(of: [.web, .locationIngest, .contactsStore]), "\(davesHolders)")
             let retained = try await WalkerTraces.retainedTopics(under: Self.carolsTopics, in: stack)

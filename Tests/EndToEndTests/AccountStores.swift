@@ -32,6 +32,7 @@ enum WalkerTraces {
         Place(.locationIngest, "location-ingest.sqlite", "fix"),
         Place(.locationIngest, "location-ingest.sqlite", "fix_log"),
         Place(.locationIngest, "location-ingest.sqlite", "track"),
+        Place(.locationIngest, "location-ingest.sqlite", "owntracks_will"),
         Place(.watchdog, "watchdog.sqlite", "watch"),
         Place(.watchdog, "watchdog.sqlite", "outbox"),
         Place(.notifier, "notifier.sqlite", "escalation"),
