@@ -27,7 +27,7 @@ import Testing
     /// One topic of every kind, for the sample walker, service and device.
     static let sampleTopics: [Topic] = Topic.Kind.allCases.compactMap { kind in
         switch kind.scope {
-        case .walker: Topic(kind, walker: sampleWalker)
+        case .walker, .servicesAboutWalker: Topic(kind, walker: sampleWalker)
         case .service: Topic(kind, service: sampleService)
         case .owntracks: .owntracks(user: sampleWalker, device: sampleDevice)
         case .system: Topic(system: kind)
@@ -157,6 +157,7 @@ import Testing
         case .accountResult: _ = try SafeWalkJSON.decode(AccountCommandResult.self, from: payload)
         case .accountErase: _ = try SafeWalkJSON.decode(EraseRequest.self, from: payload)
         case .accountErased: _ = try SafeWalkJSON.decode(EraseReport.self, from: payload)
+        case .incident: _ = try SafeWalkJSON.decode(IncidentState.self, from: payload)
         case .presence, .serviceStatus:
             guard Presence(payload: payload) != nil else { throw PayloadError.malformed }
         }

@@ -9,7 +9,7 @@ import Testing
 
     @Test func hasExactlyTheDesignFields() throws {
         let object = try jsonObject(event)
-        #expect(Set(object.keys) == ["v", "id", "walker", "reason", "level", "at", "lastFix", "walk"])
+        #expect(Set(object.keys) == ["v", "id", "incident", "walker", "reason", "level", "at", "lastFix", "walk"])
         #expect(object["walker"] as? String == "alice")
         #expect(object["reason"] as? String == "walkOverdue")
         #expect(object["level"] as? String == "amber")
@@ -17,6 +17,25 @@ import Testing
         #expect(Set(lastFix.keys) == ["lat", "lon", "acc", "tst"])
         let walk = try #require(object["walk"] as? [String: Any])
         #expect(Set(walk.keys) == ["destination", "eta"])
+    }
+
+    @Test func theEscalationThatOpensAnIncidentNamesItselfAndARaiseNamesTheFirst() throws {
+        #expect(event.incident == event.id)
+        #expect(try jsonObject(event)["incident"] as? String == event.id)
+        let red = EscalationEvent(
+            id: "red-2", walker: walker(), reason: .needHelp, level: .red, at: t0 + 60, lastFix: nil, walk: nil,
+            incident: event.id)
+        #expect(red.incident == event.id)
+        #expect(try SafeWalkJSON.decode(EscalationEvent.self, from: SafeWalkJSON.encode(red)) == red)
+    }
+
+    /// Older producers, and escalations a watchdog wrote to its outbox before incidents had ids,
+    /// carry no `incident`: each is then its own incident.
+    @Test func anEventWithoutAnIncidentIsItsOwnIncident() throws {
+        var object = try jsonObject(event)
+        object["incident"] = nil
+        let data = try JSONSerialization.data(withJSONObject: object)
+        #expect(try SafeWalkJSON.decode(EscalationEvent.self, from: data).incident == event.id)
     }
 
     @Test func absentFixAndWalkAreWrittenAsNull() throws {

@@ -27,6 +27,7 @@ let everyTopic: [(Topic, String)] = [
     (.accountResult, "safewalk/_accounts/result"),
     (.accountErase(.brokerAdmin), "safewalk/_accounts/erase/broker-admin"),
     (.accountErased(.watchdog), "safewalk/_accounts/erased/watchdog"),
+    (.incident(walker()), "safewalk/_incidents/alice"),
 ]
 
 @Suite struct TopicTests {
@@ -92,7 +93,7 @@ let everyTopic: [(Topic, String)] = [
         for kind in Topic.Kind.allCases {
             let forWalker = Topic(kind, walker: walker("w1"))
             let forService = Topic(kind, service: .notifier)
-            #expect((forWalker != nil) == (kind.scope == .walker), "\(kind)")
+            #expect((forWalker != nil) == [.walker, .servicesAboutWalker].contains(kind.scope), "\(kind)")
             #expect((forService != nil) == (kind.scope == .service), "\(kind)")
             #expect((Topic(system: kind) != nil) == (kind.scope == .system), "\(kind)")
             #expect(forWalker.map { $0.kind == kind && $0.subject == .walker(walker("w1")) } ?? true)
@@ -111,7 +112,7 @@ let everyTopic: [(Topic, String)] = [
     }
 
     @Test func walkersCannotTakeAServiceLevel() {
-        for kind in Topic.Kind.allCases where kind.scope == .service || kind.scope == .system {
+        for kind in Topic.Kind.allCases where kind.scope != .walker && kind.scope != .owntracks {
             let first = String(kind.path.split(separator: "/")[0])
             #expect(WalkerID(validating: first) == nil, "\(kind)")
         }
@@ -131,6 +132,22 @@ let everyTopic: [(Topic, String)] = [
         #expect(Topic.accountCommand.walker == nil && Topic.accountCommand.service == nil)
         #expect(Topic(system: .accountResult) == .accountResult)
         #expect(Topic(system: .fix) == nil)
+    }
+
+    /// `_incidents/{w}` is about a walker but outside `{prefix}/{w}/`, which the broker's `%u`
+    /// rule lets that walker's device read: a duress incident must never reach the device.
+    @Test func incidentTopicsAreAboutAWalkerButOutsideItsOwnSubtree() throws {
+        let carol = walker("carol")
+        #expect(Topic.incident(carol).name() == "safewalk/_incidents/carol")
+        #expect(Topic.incident(carol).walker == carol && Topic.incident(carol).service == nil)
+        #expect(Topic.parse("t/a/_incidents/carol", prefix: "t/a") == .incident(carol))
+        #expect(!TopicFilter.walker(carol).matches(Topic.incident(carol).name()))
+        #expect(TopicFilter.every(.incident).rawValue == "safewalk/_incidents/+")
+        for name in ["safewalk/_incidents", "safewalk/_incidents/a b", "safewalk/_incidents/carol/x"] {
+            #expect(Topic.parse(name) == nil, "\(name)")
+        }
+        #expect(WalkerID(validating: "_incidents") == nil)
+        #expect(Topic(.incident, service: .watchdog) == nil && Topic(system: .incident) == nil)
     }
 
     @Test(arguments: ["safewalk", "a/b", "test-123", "sw_2"])

@@ -47,6 +47,7 @@ import Testing
     @Test func reservesTheServiceTopicLevels() {
         #expect(throws: IdentifierError.reserved("_service")) { try WalkerID("_service") }
         #expect(throws: IdentifierError.reserved("_rejected")) { try WalkerID("_rejected") }
+        #expect(throws: IdentifierError.reserved("_incidents")) { try WalkerID("_incidents") }
         #expect(throws: IdentifierError.reserved("_accounts")) { try WalkerID("_accounts") }
         #expect(WalkerID(validating: "_alice") != nil)
         #expect(ServiceName(validating: "_service") != nil)  // only walkers are restricted

@@ -82,7 +82,8 @@ import WatchdogKit
         #expect(item.key == "id-1")
         let json = String(decoding: item.payload, as: UTF8.self)
         #expect(
-            json == #"{"at":100,"id":"id-1","lastFix":{"acc":3,"lat":1,"lon":2,"tst":4},"level":"amber","#
-                + #""reason":"walkOverdue","v":1,"walk":{"destination":"Gym","eta":99},"walker":"alice"}"#)
+            json == #"{"at":100,"id":"id-1","incident":"id-1","lastFix":{"acc":3,"lat":1,"lon":2,"tst":4},"#
+                + #""level":"amber","reason":"walkOverdue","v":1,"walk":{"destination":"Gym","eta":99},"walker":"alice"}"#
+        )
     }
 }

@@ -100,6 +100,7 @@ extension EscalationEvent {
         try w.number("at", at)
         if duress { w.bool("duress", true) }
         w.string("id", id)
+        w.string("incident", incident)
         if let lastFix { try w.object("lastFix") { try lastFix.write(into: &$0) } } else { w.null("lastFix") }
         w.string("level", level.rawValue)
         if let note { w.string("note", note) }

@@ -38,6 +38,10 @@ public struct WalkPlan: Codable, Hashable, Sendable {
 public struct EscalationEvent: Codable, Hashable, Sendable {
     var v = SchemaVersion()
     public var id: String
+    /// The incident this escalation belongs to: the id of the incident's first escalation, so an
+    /// amber → red raise (or the red a duress PIN adds) names the incident it raises. An event
+    /// written before incidents had ids reads as its own incident.
+    public var incident: String
     public var walker: WalkerID
     public var reason: EscalationReason
     public var level: EscalationLevel
@@ -51,11 +55,14 @@ public struct EscalationEvent: Codable, Hashable, Sendable {
     public var duress: Bool
 
     /// `id` comes from the caller (e.g. a UUID string) because this module makes no randomness.
+    /// `incident` is nil for the escalation that opens its incident (the incident is then `id`).
     public init(
         id: String, walker: WalkerID, reason: EscalationReason, level: EscalationLevel,
-        at: EpochSeconds, lastFix: FixSummary?, walk: WalkPlan?, note: String? = nil, duress: Bool = false
+        at: EpochSeconds, lastFix: FixSummary?, walk: WalkPlan?, note: String? = nil, duress: Bool = false,
+        incident: String? = nil
     ) {
         self.id = id
+        self.incident = incident ?? id
         self.walker = walker
         self.reason = reason
         self.level = level
@@ -66,12 +73,16 @@ public struct EscalationEvent: Codable, Hashable, Sendable {
         self.duress = duress
     }
 
-    private enum CodingKeys: String, CodingKey { case v, id, walker, reason, level, at, lastFix, walk, note, duress }
+    private enum CodingKeys: String, CodingKey {
+        case v, id, incident, walker, reason, level, at, lastFix, walk, note, duress
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         v = try container.decode(SchemaVersion.self, forKey: .v)
         id = try container.decode(String.self, forKey: .id)
+        // Older producers, and outbox rows written before incidents had ids, have none.
+        incident = try container.decodeIfPresent(String.self, forKey: .incident) ?? id
         walker = try container.decode(WalkerID.self, forKey: .walker)
         reason = try container.decode(EscalationReason.self, forKey: .reason)
         level = try container.decode(EscalationLevel.self, forKey: .level)
@@ -86,6 +97,7 @@ public struct EscalationEvent: Codable, Hashable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(v, forKey: .v)
         try container.encode(id, forKey: .id)
+        try container.encode(incident, forKey: .incident)
         try container.encode(walker, forKey: .walker)
         try container.encode(reason, forKey: .reason)
         try container.encode(level, forKey: .level)

@@ -2,8 +2,8 @@
 public enum WalkerKind: IdentifierKind {
     public static var label: String { "walker id" }
     /// Service and system topics (`{prefix}/_service/{name}`, `{prefix}/_rejected/{service}`,
-    /// `{prefix}/_accounts/…`) share the shape of walker topics, so a walker may not take their
-    /// first levels.
+    /// `{prefix}/_accounts/…`, `{prefix}/_incidents/{w}`) share the shape of walker topics, so a
+    /// walker may not take their first levels.
     public static var reserved: Set<String> { Topic.Kind.serviceLevels }
 }
 
@@ -19,7 +19,7 @@ public enum DeviceKind: IdentifierKind {
     public static var reserved: Set<String> { [] }
 }
 
-/// A walker: `[A-Za-z0-9_-]{1,64}`, never `_service`, `_rejected` or `_accounts`.
+/// A walker: `[A-Za-z0-9_-]{1,64}`, never `_service`, `_rejected`, `_accounts` or `_incidents`.
 public typealias WalkerID = Identifier<WalkerKind>
 /// A service's name in `_service/{name}` and `_rejected/{name}`.
 public typealias ServiceName = Identifier<ServiceKind>

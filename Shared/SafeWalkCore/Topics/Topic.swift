@@ -28,9 +28,10 @@ public struct Topic: Hashable, Sendable {
         self.subject = subject
     }
 
-    /// The topic of a per-walker `kind` for `walker`; nil when `kind` is not a walker kind.
+    /// The topic of a `kind` about one walker (under the walker's id, or a service-only one such
+    /// as `_incidents/{w}`) for `walker`; nil for other kinds.
     public init?(_ kind: Kind, walker: WalkerID) {
-        guard kind.scope == .walker else { return nil }
+        guard kind.scope == .walker || kind.scope == .servicesAboutWalker else { return nil }
         self.init(fitting: kind, .walker(walker))
     }
 
@@ -67,6 +68,7 @@ public struct Topic: Hashable, Sendable {
     /// The topic string. `prefix` should satisfy ``isValidPrefix(_:)``.
     public func name(prefix: String = Topic.defaultPrefix) -> String {
         switch subject {
+        case .walker(let walker) where kind.scope == .servicesAboutWalker: "\(prefix)/\(kind.path)/\(walker)"
         case .walker(let walker): "\(prefix)/\(walker)/\(kind.path)"
         case .service(let service): "\(prefix)/\(kind.path)/\(service)"
         case .owntracks(let user, let device): "\(kind.path)/\(user)/\(device)"
@@ -107,4 +109,6 @@ extension Topic {
     public static func accountErased(_ service: ServiceName) -> Topic {
         Topic(fitting: .accountErased, .service(service))
     }
+    /// `_incidents/{w}`: outside the walker's own topics, so the walker's device never reads it.
+    public static func incident(_ walker: WalkerID) -> Topic { Topic(fitting: .incident, .walker(walker)) }
 }

@@ -21,12 +21,13 @@ public struct TopicFilter: Hashable, Sendable, CustomStringConvertible {
     public var description: String { rawValue }
 
     /// Every topic of `kind`: `{prefix}/+/{path}` for a walker kind (every walker's fixes),
-    /// `{prefix}/{path}/+` for a service kind (every service's status), `owntracks/+/+` for
-    /// every OwnTracks device of every user, `{prefix}/{path}` for the one topic of a system kind.
+    /// `{prefix}/{path}/+` for a service kind (every service's status) or a service-only walker
+    /// kind (every walker's incident), `owntracks/+/+` for every OwnTracks device of every user,
+    /// `{prefix}/{path}` for the one topic of a system kind.
     public static func every(_ kind: Topic.Kind, prefix: String = Topic.defaultPrefix) -> TopicFilter {
         switch kind.scope {
         case .walker: TopicFilter(trusted: "\(prefix)/+/\(kind.path)")
-        case .service: TopicFilter(trusted: "\(prefix)/\(kind.path)/+")
+        case .service, .servicesAboutWalker: TopicFilter(trusted: "\(prefix)/\(kind.path)/+")
         case .owntracks: TopicFilter(trusted: "\(kind.path)/+/+")
         case .system: TopicFilter(trusted: "\(prefix)/\(kind.path)")
         }

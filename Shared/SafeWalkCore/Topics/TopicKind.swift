@@ -22,6 +22,9 @@ extension Topic {
         case accountErase
         /// `{prefix}/_accounts/erased/{service}`: that service's ``EraseReport``.
         case accountErased
+        /// `{prefix}/_incidents/{w}`: the watchdog's retained ``IncidentState`` of one walker, for
+        /// services and operators only.
+        case incident
 
         /// What a topic of a kind is about, which decides where its ``path`` goes.
         public enum Scope: Hashable, Sendable {
@@ -33,6 +36,10 @@ extension Topic {
             case owntracks
             /// `{prefix}/{path}`: one topic of its kind, about no walker or service
             case system
+            /// `{prefix}/{path}/{w}`: about one walker, but for services only. It stays outside the
+            /// walker's own `{prefix}/{w}/`, every level of which the broker's `%u` rule may let
+            /// the walker's device read.
+            case servicesAboutWalker
         }
 
         /// The one place a kind meets its levels; every other kind is a walker kind whose path
@@ -51,6 +58,7 @@ extension Topic {
             case .accountResult: (.system, "_accounts/result")
             case .accountErase: (.service, "_accounts/erase")
             case .accountErased: (.service, "_accounts/erased")
+            case .incident: (.servicesAboutWalker, "_incidents")
             default: (.walker, rawValue)
             }
         }
@@ -75,10 +83,11 @@ extension Topic {
         private static let byPath: [Scope: [String: Kind]] = Dictionary(grouping: allCases, by: \.scope)
             .mapValues { kinds in Dictionary(uniqueKeysWithValues: kinds.map { ($0.path, $0) }) }
 
-        /// The first levels of service and system topics (`_service`, `_rejected`, `_accounts`): a
-        /// walker id may not be one, or a walker's topics could be read as those.
+        /// The first levels of every topic not under a walker's own id (`_service`, `_rejected`,
+        /// `_accounts`, `_incidents`): a walker id may not be one, or a walker's topics could be
+        /// read as those.
         static let serviceLevels: Set<String> = Set(
-            allCases.filter { $0.scope == .service || $0.scope == .system }
+            allCases.filter { $0.scope != .walker && $0.scope != .owntracks }
                 .compactMap { $0.path.split(separator: "/").first.map(String.init) }
         )
     }

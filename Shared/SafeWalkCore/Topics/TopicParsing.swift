@@ -17,14 +17,19 @@ extension Topic {
         return nil
     }
 
-    /// `{path}`, `{path}/{service}` or `{w}/{path}`. A walker id can never be a service or system
-    /// level (``Kind/serviceLevels``), and no system path ends where a service path does, so no
-    /// two readings both succeed.
+    /// `{path}`, `{path}/{service}`, `{path}/{w}` or `{w}/{path}`. A walker id can never be a
+    /// service, system or service-only level (``Kind/serviceLevels``), no system path ends where
+    /// a service path does, and no service path is a service-only walker path, so no two readings
+    /// both succeed.
     private static func parseUnderPrefix(_ rest: [String]) -> Topic? {
         guard rest.count >= 2, let last = rest.last else { return nil }
         if let kind = Kind(.system, path: rest.joined(separator: "/")) { return Topic(system: kind) }
-        if let kind = Kind(.service, path: rest.dropLast().joined(separator: "/")) {
+        let head = rest.dropLast().joined(separator: "/")
+        if let kind = Kind(.service, path: head) {
             return ServiceName(validating: last).flatMap { Topic(kind, service: $0) }
+        }
+        if let kind = Kind(.servicesAboutWalker, path: head) {
+            return WalkerID(validating: last).flatMap { Topic(kind, walker: $0) }
         }
         guard let walker = WalkerID(validating: rest[0]),
             let kind = Kind(.walker, path: rest.dropFirst().joined(separator: "/"))
