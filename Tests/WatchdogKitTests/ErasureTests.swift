@@ -73,11 +73,18 @@ import WatchdogKit
         #expect(try retained[0].decoded(WatchStatus.self).state == .alert)
         #expect(h.bus.published(matching: "safewalk/alice/status").count == statusesBefore)
 
-        // Once the walker is safe again, the erasure goes through.
+        // Once the walker is safe again, the erasure goes through, and clears the services' view
+        // of the incident too, after its close.
+        let incidents = try await h.bus.subscribe("safewalk/_incidents/alice", qos: .atLeastOnce)
+        #expect(try await incidents.first(1)[0].decoded(IncidentState.self).state == .open)
         try await h.act("alice", .imSafe)
         try await eventually("the incident ended") { try h.store.loadWatches().first?.incident == nil }
         #expect(await h.service.erase(alice) == nil)
         #expect(try h.store.loadWatches().isEmpty)
+        let seen = try await incidents.first(2)  // closed, then cleared
+        #expect(try seen[0].decoded(IncidentState.self).state == .closed)
+        #expect(seen[1].payload.isEmpty)
+        try await eventually("the clearing rows acknowledged and gone") { try h.store.outboxCount(for: alice) == 0 }
         await h.cleanUp()
     }
 

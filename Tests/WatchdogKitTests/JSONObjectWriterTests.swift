@@ -1,6 +1,7 @@
 import Foundation
 import SafeWalkCore
 import Testing
+
 @testable import WatchdogKit
 
 /// The hand-written payloads must read exactly like the shared encoder's.
@@ -63,14 +64,36 @@ import Testing
         }
     }
 
+    @Test func incidentStatesReadTheSame() throws {
+        for (index, id) in Self.strings.enumerated() {
+            let number = Self.numbers[index % Self.numbers.count]
+            for reason in EscalationReason.allCases {
+                let open = IncidentState(
+                    incident: id, walker: try WalkerID("alice-2"), state: .open, reason: reason,
+                    level: reason.defaultLevel, duress: index % 2 == 0, openedAt: number)
+                try sameAsTheSharedEncoder(open, try open.jsonPayload())
+                for closer in IncidentState.Closer.allCases {
+                    let closed = open.closed(at: number + 1, by: closer)
+                    try sameAsTheSharedEncoder(closed, try closed.jsonPayload())
+                }
+            }
+        }
+    }
+
     @Test func typicalPayloadsAreByteForByteTheSharedEncodersOutput() throws {
         let event = EscalationEvent(
             id: "1f0c", walker: try WalkerID("alice"), reason: .walkOverdue, level: .amber,
             at: 1_700_000_120, lastFix: FixSummary(lat: 30.2849, lon: -97.7341, acc: 5, tst: 1_700_000_100),
-            walk: WalkPlan(destination: "Main Library / east door", eta: 1_700_000_100))
+            walk: WalkPlan(destination: "Main Library / east door", eta: 1_700_000_100), incident: "0e9b")
         #expect(try event.jsonPayload() == SafeWalkJSON.encode(event))
         let status = WatchStatus(state: .checking, watching: true, since: 1_700_000_000.5, nextCheckInAt: 1_700_000_060)
         #expect(try status.jsonPayload() == SafeWalkJSON.encode(status))
+        let incident = IncidentState(
+            incident: "1f0c", walker: try WalkerID("alice"), state: .open, reason: .walkOverdue, level: .amber,
+            duress: false, openedAt: 1_700_000_120)
+        #expect(try incident.jsonPayload() == SafeWalkJSON.encode(incident))
+        let closed = incident.closed(at: 1_700_000_200.5, by: .arrived)
+        #expect(try closed.jsonPayload() == SafeWalkJSON.encode(closed))
     }
 
     @Test func aNonFiniteNumberIsAnErrorNotNaNOnTheWire() {

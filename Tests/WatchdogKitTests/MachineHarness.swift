@@ -1,9 +1,22 @@
 import SafeWalkCore
+import Synchronization
 import Testing
 import WatchdogKit
 
+/// Escalation ids `e1`, `e2`, … in the order the machine asks for them.
+final class CountingIDs: Sendable {
+    private let count = Mutex(0)
+
+    func next() -> String {
+        count.withLock {
+            $0 += 1
+            return "e\($0)"
+        }
+    }
+}
+
 /// Drives one walker's machine on a virtual clock, the way the scheduler would: `run(until:)`
-/// steps `.timer` at each scheduled wake-up in turn.
+/// steps `.timer` at each scheduled wake-up in turn. Escalation ids count up: `e1`, `e2`, …
 struct MachineHarness {
     var machine: WatchMachine
     var watch: Watch
@@ -11,7 +24,8 @@ struct MachineHarness {
     private(set) var log: [(at: EpochSeconds, action: WatchAction)] = []
 
     init(thresholds: SafetyThresholds = .defaults, start: EpochSeconds = 1_000) {
-        machine = WatchMachine(thresholds: thresholds)
+        let ids = CountingIDs()
+        machine = WatchMachine(thresholds: thresholds, makeID: { ids.next() })
         now = start
         watch = WatchMachine.fresh(try! WalkerID("alice"), now: start)
     }
@@ -69,6 +83,14 @@ struct MachineHarness {
     var statuses: [WatchStatus] {
         log.compactMap { entry in
             if case .publishStatus(let status) = entry.action { return status }
+            return nil
+        }
+    }
+
+    /// Every `_incidents/{w}` state published, in order.
+    var incidents: [IncidentState] {
+        log.compactMap { entry in
+            if case .publishIncident(let state) = entry.action { return state }
             return nil
         }
     }

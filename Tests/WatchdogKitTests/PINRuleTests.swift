@@ -72,10 +72,14 @@ import WatchdogKit
     @Test func duressRaisesARedFlaggedIncidentForContactsAndEndsItForTheDevice() {
         var h = inIncident()
         let actions = end(&h, .duress, at: 1_130)
-        guard case .escalate(let draft)? = actions.last else {
-            Issue.record("the duress escalation goes out last: \(actions)"); return
+        // After everything the device sees: the escalation, then the services' incident state.
+        guard actions.count >= 2, case .escalate(let draft) = actions[actions.count - 2],
+            case .publishIncident(let incident) = actions[actions.count - 1]
+        else {
+            Issue.record("the duress escalation and incident state go out last: \(actions)"); return
         }
         #expect(draft.duress && draft.level == .red && draft.reason == .noReply)
+        #expect(incident.duress && incident.level == .red && incident.state == .open)
         #expect(h.watch.state == .safe)
         #expect(h.watch.duress != nil)
         #expect(h.watch.incident == nil)
@@ -94,7 +98,9 @@ import WatchdogKit
         let composer = OutboxComposer(prefix: "safewalk", makeID: { "same-id" })
         func deviceView(_ actions: [WatchAction], at: EpochSeconds) throws -> [String] {
             try composer.items(for: try WalkerID("alice"), actions, now: at)
-                .filter { $0.kind != .escalation }  // `{w}/escalation` is not readable by the device (ACL)
+                // Neither `{w}/escalation` (ACL) nor `_incidents/{w}` (outside its topics) is readable
+                // by the device.
+                .filter { $0.kind != .escalation && $0.kind != .incident }
                 .map { "\($0.topic) \(String(decoding: $0.payload, as: UTF8.self))" }
         }
         #expect(try deviceView(afterCancel, at: 1_130) == deviceView(afterDuress, at: 1_130))

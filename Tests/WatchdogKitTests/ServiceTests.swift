@@ -85,9 +85,8 @@ import WatchdogKit
         let walking = Watch(
             walker: alice, timers: WatchTimers(watchedSince: 1_000, lastCheckInAt: 1_000, walkETA: 1_100),
             walk: WalkPlan(destination: "Library", eta: 1_100), stateSince: 1_000)
-        let draft = EscalationDraft(reason: .panic, level: .red, at: 900, lastFix: nil, walk: nil)
-        let unsent = try OutboxComposer(prefix: "safewalk", makeID: { "original-id" })
-            .items(for: bob, [.escalate(draft)], now: 900)
+        let draft = EscalationDraft(id: "original-id", reason: .panic, level: .red, at: 900, lastFix: nil, walk: nil)
+        let unsent = try OutboxComposer(prefix: "safewalk").items(for: bob, [.escalate(draft)], now: 900)
         _ = try await store.commit(watches: [walking], outbox: unsent)
 
         let bus = InMemoryMessageBus()

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SafeWalkCore
 import SafeWalkStorage
 import Testing
@@ -19,12 +20,13 @@ import WatchdogKit
             timers: WatchTimers(
                 watchedSince: 1, lastCheckInAt: 2, promptSentAt: 3, lastMovedAt: 4, walkETA: 5,
                 offlineSince: 6),
-            walk: WalkPlan(destination: "Library 🏛", eta: 5), incident: Incident(reason: .panic, level: .amber, at: 7),
+            walk: WalkPlan(destination: "Library 🏛", eta: 5),
+            incident: Incident(id: "incident-1", reason: .panic, level: .amber, at: 7),
             stateSince: 8, lastFix: FixSummary(lat: 30.1, lon: -97.2, acc: nil, tst: 9), concerned: true,
             recentActions: [RememberedAction(id: "a", answer: "ok"), RememberedAction(id: "b c", answer: "wrong_pin")],
             hold: HoldSwitch(level: .amber, lastBeatAt: 11, note: "On Guadalupe St"),
             pins: PINHashes(salt: [1, 2, 3], cancel: [4, 5], duress: [6]), wrongPins: 2,
-            duress: Incident(reason: .noReply, level: .red, at: 12))
+            duress: Incident(id: "incident-0", reason: .noReply, level: .red, at: 12))
         let bare = Watch(walker: try WalkerID("bob"), stateSince: 10)
         _ = try await store.commit(watches: [full, bare], outbox: [])
         let loaded = try await store.restore().watches.sorted { $0.walker.rawValue < $1.walker.rawValue }
@@ -32,12 +34,50 @@ import WatchdogKit
         #expect(try store.loadWatches().sorted { $0.walker.rawValue < $1.walker.rawValue } == loaded)
     }
 
+    /// A watchdog upgraded while an incident is open: migration `v3` gives the incident the id of
+    /// the walker's latest escalation of its kind (what contacts heard of last), the duress one
+    /// the latest duress escalation's; walkers without an incident get none.
+    @Test func anIncidentOpenAcrossTheUpgradeTakesTheIDOfItsLatestEscalation() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("watchdog-v2-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pool = try DatabasePool(path: directory.appendingPathComponent("watchdog.sqlite").path)
+        try WatchStore.migrator.migrate(pool, upTo: "v2: hold-to-release, PINs, duress")
+        try pool.write { db in
+            let watch = """
+                INSERT INTO watch (walker, incidentReason, incidentLevel, incidentAt, stateSince, concerned,
+                    recentActions, duressReason, duressAt) VALUES (?, ?, ?, ?, 0, 0, '', ?, ?)
+                """
+            try db.execute(sql: watch, arguments: ["alice", "noReply", "red", 1_180, "noReply", 1_190])
+            try db.execute(sql: watch, arguments: ["bob", nil, nil, nil, nil, nil])
+            try db.execute(sql: watch, arguments: ["carol", "panic", "red", 1_200, nil, nil])
+            let escalation = """
+                INSERT INTO outbox (key, kind, walker, topic, payload, retain, createdAt, sentAt)
+                VALUES (?, ?, ?, '', ?, 0, 0, 1)
+                """
+            let plain = Data(#"{"at":1,"id":"x","level":"red"}"#.utf8)
+            let duress = Data(#"{"at":1,"duress":true,"id":"x","level":"red"}"#.utf8)
+            try db.execute(sql: escalation, arguments: ["amber-1", "escalation", "alice", plain])
+            try db.execute(sql: escalation, arguments: ["red-2", "escalation", "alice", plain])
+            try db.execute(sql: escalation, arguments: ["duress-3", "escalation", "alice", duress])
+            try db.execute(sql: escalation, arguments: ["prompt-4", "prompt", "alice", plain])
+            try db.execute(sql: escalation, arguments: ["bob-1", "escalation", "bob", plain])
+        }
+        try WatchStore.migrator.migrate(pool)
+        let watches = Dictionary(
+            uniqueKeysWithValues: try WatchStore(database: pool).loadWatches().map { ($0.walker.rawValue, $0) })
+        #expect(watches["alice"]?.incident?.id == "red-2")
+        #expect(watches["alice"]?.duress?.id == "duress-3")
+        #expect(watches["bob"]?.incident == nil && watches["bob"]?.duress == nil)
+        #expect(watches["carol"]?.incident?.id == "carol-1200.0", "no escalation kept: an id all the same")
+    }
+
     @Test func theOutboxKeepsUnsentRowsAndMarksEscalationsSentAfterAck() async throws {
         let (store, directory) = try store()
         defer { try? FileManager.default.removeItem(at: directory) }
         let alice = try WalkerID("alice")
         let composer = OutboxComposer(prefix: "safewalk")
-        let draft = EscalationDraft(reason: .noReply, level: .amber, at: 100, lastFix: nil, walk: nil)
+        let draft = EscalationDraft(id: "e1", reason: .noReply, level: .amber, at: 100, lastFix: nil, walk: nil)
         let items = try composer.items(
             for: alice,
             [
@@ -69,10 +109,10 @@ import WatchdogKit
     }
 
     @Test func theEscalationPayloadIsTheContractsEvent() throws {
-        let composer = OutboxComposer(prefix: "safewalk", makeID: { "id-1" })
+        let composer = OutboxComposer(prefix: "safewalk")
         let walker = try WalkerID("alice")
         let draft = EscalationDraft(
-            reason: .walkOverdue, level: .amber, at: 100,
+            id: "id-1", reason: .walkOverdue, level: .amber, at: 100,
             lastFix: FixSummary(lat: 1, lon: 2, acc: 3, tst: 4),
             walk: WalkPlan(destination: "Gym", eta: 99))
         let items = try composer.items(for: walker, [.escalate(draft)], now: 100)

@@ -8,10 +8,13 @@ public struct OutboxItem: Hashable, Sendable {
         case escalation, prompt, status
         /// An action's answer on `{w}/action/result`.
         case answer
+        /// An incident's state on `_incidents/{w}`.
+        case incident
     }
 
-    /// The escalation or prompt id; `status/{walker}` for statuses (a newer one replaces an
-    /// unsent older one).
+    /// The escalation or prompt id; `status/{walker}` for statuses and
+    /// `incident/{walker}/{incident id}` for incident states (a newer one replaces an unsent
+    /// older one: the close of one incident never replaces anything about another).
     public var key: String
     public var kind: Kind
     public var walker: WalkerID
@@ -27,9 +30,10 @@ public struct OutboxRow: Hashable, Sendable {
     public var item: OutboxItem
 }
 
-/// Turns a step's actions into outbox items with fresh ids. Statuses and escalations, written
-/// at every deadline, use their hand-written `jsonPayload()` (same bytes, ~10× faster than
-/// `JSONEncoder`); prompts use `SafeWalkJSON.encode`.
+/// Turns a step's actions into outbox items; prompts get fresh ids here, escalations come with
+/// theirs. Statuses, escalations and incident states, written at every deadline, use their
+/// hand-written `jsonPayload()` (same bytes, ~10× faster than `JSONEncoder`); prompts and
+/// answers use `SafeWalkJSON.encode`.
 public struct OutboxComposer {
     public var prefix: String
     public var makeID: @Sendable () -> String
@@ -38,6 +42,10 @@ public struct OutboxComposer {
         self.prefix = prefix
         self.makeID = makeID
     }
+
+    /// The outbox key of one incident's state: a newer state of the same incident replaces an
+    /// unsent older one, and no other.
+    static func incidentKey(_ walker: WalkerID, _ incident: String) -> String { "incident/\(walker)/\(incident)" }
 
     public func items(for walker: WalkerID, _ actions: [WatchAction], now: EpochSeconds) throws -> [OutboxItem] {
         try actions.map { action in
@@ -63,12 +71,16 @@ public struct OutboxComposer {
                     topic: Topic.actionResult(walker).name(prefix: prefix),
                     payload: try SafeWalkJSON.encode(result), retain: false, createdAt: now)
             case .escalate(let draft):
-                let id = makeID()
                 return OutboxItem(
-                    key: id, kind: .escalation, walker: walker,
+                    key: draft.id, kind: .escalation, walker: walker,
                     topic: Topic.escalation(walker).name(prefix: prefix),
-                    payload: try draft.event(id: id, walker: walker).jsonPayload(),
+                    payload: try draft.event(walker: walker).jsonPayload(),
                     retain: false, createdAt: now)
+            case .publishIncident(let state):
+                return OutboxItem(
+                    key: Self.incidentKey(walker, state.incident), kind: .incident, walker: walker,
+                    topic: Topic.incident(walker).name(prefix: prefix),
+                    payload: try state.jsonPayload(), retain: true, createdAt: now)
             }
         }
     }

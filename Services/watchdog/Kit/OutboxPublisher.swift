@@ -6,13 +6,15 @@ import SafeWalkMQTT
 
 /// Publishes committed outbox rows at QoS 1 and marks them sent only after the broker's PUBACK.
 ///
-/// Escalations and prompts go out at once, each on its own task, so one walker never waits for
-/// another's acknowledgement. Statuses are retained and superseded by the next one, so they take
-/// a lower-priority lane: per wake-up only each walker's newest status is sent, at most
-/// `statusConcurrency` at a time, so a burst of statuses cannot crowd escalations out of the
-/// client's in-flight window; one batch goes out after the other, so a walker's statuses never
-/// overtake each other. While the broker is away the publishes wait inside the MQTT client and
-/// go out on reconnect; rows not acknowledged by shutdown stay in SQLite for the next start.
+/// Escalations, prompts and answers go out at once, each on its own task, so one walker never
+/// waits for another's acknowledgement. Retained states (statuses, incident states) are
+/// superseded by the next one with the same key, so each kind takes a lower-priority lane of its
+/// own: per wake-up only the newest row of each key is sent, at most `statusConcurrency` at a
+/// time, so a burst cannot crowd escalations out of the client's in-flight window; a walker's
+/// rows go out one after the other (``RetainedRounds``), so they never overtake each other and the
+/// close of an incident always precedes the next incident. While the broker is away the
+/// publishes wait inside the MQTT client and go out on reconnect; rows not acknowledged by
+/// shutdown stay in SQLite for the next start.
 public final class OutboxPublisher: Sendable {
     /// Called after each PUBACK, with the clock's time (benchmarks measure lateness with it).
     public typealias Observer = @Sendable (OutboxRow, EpochSeconds) -> Void
@@ -25,6 +27,7 @@ public final class OutboxPublisher: Sendable {
     private let statusConcurrency: Int
     let queue = WorkQueue<OutboxRow>()
     private let statuses = WorkQueue<OutboxRow>()
+    private let incidents = WorkQueue<OutboxRow>()
     private let acknowledged = WorkQueue<OutboxRow>()
     private let escalationsSent = Counter(label: "safewalk_watchdog_escalations_published_total")
     private let publishFailures = Counter(label: "safewalk_watchdog_publish_failures_total")
@@ -49,31 +52,33 @@ public final class OutboxPublisher: Sendable {
     func run() async {
         async let marking: Void = markSentLoop()
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.statusLoop() }
+            group.addTask { await self.retainedLoop(self.statuses) }
+            group.addTask { await self.retainedLoop(self.incidents) }
             while let rows = await queue.next() {
                 statuses.append(contentsOf: rows.filter { $0.item.kind == .status })
-                for row in rows where row.item.kind != .status {
+                incidents.append(contentsOf: rows.filter { $0.item.kind == .incident })
+                for row in rows where row.item.kind != .status && row.item.kind != .incident {
                     group.addTask { if await self.publish(row) { self.acknowledged.append(contentsOf: [row]) } }
                 }
             }
             statuses.finish()
+            incidents.finish()
         }
         acknowledged.finish()
         await marking
     }
 
-    private func statusLoop() async {
-        while let rows = await statuses.next() {
-            // Only the newest status per walker matters (retained, last one wins); the older rows
-            // were already replaced in SQLite.
-            var newest: [WalkerID: OutboxRow] = [:]
-            for row in rows where row.seq >= newest[row.item.walker]?.seq ?? .min { newest[row.item.walker] = row }
-            let latest = newest.values.sorted { $0.seq < $1.seq }
-            for start in stride(from: 0, to: latest.count, by: statusConcurrency) {
-                let chunk = latest[start..<min(start + statusConcurrency, latest.count)]
-                await withDiscardingTaskGroup { group in
-                    for row in chunk {
-                        group.addTask { if await self.publish(row) { self.acknowledged.append(contentsOf: [row]) } }
+    private func retainedLoop(_ lane: WorkQueue<OutboxRow>) async {
+        while let rows = await lane.next() {
+            for round in RetainedRounds.rounds(rows) {
+                for start in stride(from: 0, to: round.count, by: statusConcurrency) {
+                    let chunk = round[start..<min(start + statusConcurrency, round.count)]
+                    await withDiscardingTaskGroup { group in
+                        for row in chunk {
+                            group.addTask {
+                                if await self.publish(row) { self.acknowledged.append(contentsOf: [row]) }
+                            }
+                        }
                     }
                 }
             }

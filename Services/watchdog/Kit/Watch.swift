@@ -1,13 +1,23 @@
+import Foundation
 import SafeWalkCore
 
 /// An escalation that has fired and not yet been ended by `imSafe`, `stop` or `arrived`.
 /// While it lasts, new triggers escalate again only if they are more severe (amber → red).
 public struct Incident: Hashable, Sendable {
+    /// The id of its first escalation, carried by every later one (``EscalationEvent/incident``).
+    public var id: String
+    /// The reason of the escalation that opened or last raised it.
     public var reason: EscalationReason
     public var level: EscalationLevel
+    /// When it opened; a raise keeps it.
     public var at: EpochSeconds
 
-    public init(reason: EscalationReason, level: EscalationLevel, at: EpochSeconds) {
+    /// Without an `id`, a fresh one (for callers that make incidents by hand, such as benchmarks).
+    public init(
+        id: String = UUID().uuidString.lowercased(), reason: EscalationReason, level: EscalationLevel,
+        at: EpochSeconds
+    ) {
+        self.id = id
         self.reason = reason
         self.level = level
         self.at = at
@@ -97,7 +107,8 @@ public struct Watch: Hashable, Sendable {
     public var wrongPins: Int
     /// A red incident raised by the duress PIN. The device never learns of it: for the device
     /// the incident was cancelled, and everything it sees follows ``incident`` as after a cancel.
-    /// Only the cancel PIN ends it.
+    /// It keeps the id of the incident the walker seemed to cancel, and while it lasts every new
+    /// incident takes its id (services see one incident). Only the cancel PIN ends it.
     public var duress: Incident?
 
     public init(

@@ -12,6 +12,21 @@ public enum WatchErasure {
         if watch.incident != nil || watch.duress != nil || watch.hold != nil { return .openIncident }
         return nil
     }
+
+    /// The empty retained messages that clear what the watchdog published about `walker` for
+    /// good: `{w}/status`, and `_incidents/{w}` (the watchdog owns it, so it clears it, not
+    /// broker-admin). Their keys differ from every state's, so nothing queued replaces them.
+    static func clears(_ walker: WalkerID, prefix: String, now: EpochSeconds) -> [OutboxItem] {
+        [
+            OutboxItem(
+                key: "status/\(walker)", kind: .status, walker: walker,
+                topic: Topic.status(walker).name(prefix: prefix),
+                payload: Data(), retain: true, createdAt: now),
+            OutboxItem(
+                key: "incident/\(walker)", kind: .incident, walker: walker,
+                topic: Topic.incident(walker).name(prefix: prefix), payload: Data(), retain: true, createdAt: now),
+        ]
+    }
 }
 
 /// What the event loop takes from its inbox: a broker message, or an erasure, so an erasure is

@@ -42,9 +42,12 @@ public enum WatchEvent: Hashable, Sendable {
     case timer
 }
 
-/// An escalation decided by the machine. The shell gives it an id and writes it to the outbox
-/// before publishing it.
+/// An escalation decided by the machine, with its id and its incident's. The shell writes it to
+/// the outbox before publishing it.
 public struct EscalationDraft: Hashable, Sendable {
+    public var id: String
+    /// The id of the incident's first escalation (`id` itself for the first).
+    public var incident: String
     public var reason: EscalationReason
     public var level: EscalationLevel
     public var at: EpochSeconds
@@ -53,10 +56,13 @@ public struct EscalationDraft: Hashable, Sendable {
     public var note: String?
     public var duress: Bool
 
+    /// Without `incident`, the draft opens its own incident.
     public init(
-        reason: EscalationReason, level: EscalationLevel, at: EpochSeconds, lastFix: FixSummary?,
-        walk: WalkPlan?, note: String? = nil, duress: Bool = false
+        id: String, incident: String? = nil, reason: EscalationReason, level: EscalationLevel, at: EpochSeconds,
+        lastFix: FixSummary?, walk: WalkPlan?, note: String? = nil, duress: Bool = false
     ) {
+        self.id = id
+        self.incident = incident ?? id
         self.reason = reason
         self.level = level
         self.at = at
@@ -66,10 +72,10 @@ public struct EscalationDraft: Hashable, Sendable {
         self.duress = duress
     }
 
-    public func event(id: String, walker: WalkerID) -> EscalationEvent {
+    public func event(walker: WalkerID) -> EscalationEvent {
         EscalationEvent(
             id: id, walker: walker, reason: reason, level: level, at: at, lastFix: lastFix, walk: walk,
-            note: note, duress: duress)
+            note: note, duress: duress, incident: incident)
     }
 }
 
@@ -81,6 +87,9 @@ public enum WatchAction: Hashable, Sendable {
     case prompt(at: EpochSeconds, replyBy: EpochSeconds)
     /// Publish an escalation on `{w}/escalation` (through the outbox).
     case escalate(EscalationDraft)
+    /// Publish the incident's new state, retained, on the services-only `_incidents/{w}`
+    /// (through the outbox, in order per walker).
+    case publishIncident(IncidentState)
     /// Answer an action on `{w}/action/result` once the step is committed.
     case answer(ActionResult)
 }

@@ -70,9 +70,9 @@ extension WatchMachine {
         case .notGiven where needsPIN:
             return .refused(.pinRequired)
         case .duress:
-            let reason = watch.incident?.reason ?? .panic
+            let cancelled = watch.incident
             end(kind, &watch, now: now)
-            raiseDuress(&watch, reason: reason, now: now, into: &decisions)
+            raiseDuress(&watch, continuing: cancelled, now: now, into: &decisions)
             return .appliedUnderDuress
         case .cancel:
             watch.duress = nil
@@ -108,7 +108,7 @@ extension WatchMachine {
             case .wrong: return wrongPIN(&watch, now: now, into: &decisions)
             case .cancel: watch.wrongPins = 0
             case .duress:
-                raiseDuress(&watch, reason: watch.incident?.reason ?? .panic, now: now, into: &decisions)
+                raiseDuress(&watch, continuing: watch.incident, now: now, into: &decisions)
                 outcome = .appliedUnderDuress
             }
         }
@@ -131,17 +131,22 @@ extension WatchMachine {
     }
 
     /// The duress incident: red, flagged, and sent after everything the device sees. One per
-    /// duress incident, like any other.
+    /// duress incident, like any other. It is the incident the walker seemed to cancel (same id,
+    /// reason and opening), so services see that incident go on; with none, a new one (`panic`).
     private func raiseDuress(
-        _ watch: inout Watch, reason: EscalationReason, now: EpochSeconds,
+        _ watch: inout Watch, continuing cancelled: Incident?, now: EpochSeconds,
         into decisions: inout Decisions
     ) {
         guard watch.duress == nil else { return }
-        watch.duress = Incident(reason: reason, level: .red, at: now)
+        let id = makeID()
+        let duress = Incident(
+            id: cancelled?.id ?? id, reason: cancelled?.reason ?? .panic, level: .red, at: cancelled?.at ?? now)
+        watch.duress = duress
         decisions.silent.append(
             .escalate(
                 EscalationDraft(
-                    reason: reason, level: .red, at: now, lastFix: watch.lastFix, walk: watch.walk, duress: true)))
+                    id: id, incident: duress.id, reason: duress.reason, level: .red, at: now, lastFix: watch.lastFix,
+                    walk: watch.walk, duress: true)))
     }
 
     private func beginWatch(_ watch: inout Watch, now: EpochSeconds) {

@@ -1,7 +1,10 @@
+import Foundation
 import SafeWalkCore
 
 /// The safety rules for one walker as a pure function: `(watch, event, now) → (watch, actions)`.
-/// No clock, no IO: a two-hour walk runs in microseconds under test.
+/// No clock, no IO: a two-hour walk runs in microseconds under test. The one thing it takes from
+/// outside is fresh escalation ids (`makeID`), because an incident's id is its first escalation's
+/// and the machine must keep it with the incident; tests pass a counter.
 ///
 /// Every step first fires whatever deadline is due at `now` (due means `now >= deadline`, as in
 /// ``EscalationRules``), then applies the event. So the outcome never depends on whether the
@@ -9,9 +12,15 @@ import SafeWalkCore
 /// the `noReply` deadline is late, one a millisecond earlier is in time.
 public struct WatchMachine: Sendable {
     public var thresholds: SafetyThresholds
+    /// A new escalation id (a UUID in production) each time it is called.
+    public var makeID: @Sendable () -> String
 
-    public init(thresholds: SafetyThresholds = .defaults) {
+    public init(
+        thresholds: SafetyThresholds = .defaults,
+        makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
+    ) {
         self.thresholds = thresholds
+        self.makeID = makeID
     }
 
     /// A walker the watchdog has never heard of.
@@ -27,18 +36,35 @@ public struct WatchMachine: Sendable {
         /// Duress escalations go out after everything the device sees, so the device's answer
         /// and status leave exactly when a cancel's would.
         var silent: [WatchAction] = []
+        /// `_incidents/{w}`, for services only, last for the same reason.
+        var incidents: [WatchAction] = []
     }
 
     public func step(_ watch: Watch, _ event: WatchEvent, now: EpochSeconds) -> (Watch, [WatchAction]) {
         var next = watch
         var decisions = Decisions()
         fireDue(&next, now: now, into: &decisions)
+        // Compared after each half, so an incident a due timer opened and the event closed in the
+        // same step is still published open, then closed.
+        let afterTimers = next
+        noteIncidentChange(from: watch, to: afterTimers, now: now, closer: nil, into: &decisions)
         apply(event, to: &next, now: now, into: &decisions)
+        noteIncidentChange(from: afterTimers, to: next, now: now, closer: .init(event), into: &decisions)
         if (next.state, next.isWatching) != (watch.state, watch.isWatching) { next.stateSince = now }
         var actions = decisions.escalations + decisions.answers + decisions.prompts
         let status = next.status(thresholds)
         if status != watch.status(thresholds) { actions.append(.publishStatus(status)) }
-        return (next, actions + decisions.silent)
+        return (next, actions + decisions.silent + decisions.incidents)
+    }
+
+    private func noteIncidentChange(
+        from before: Watch, to after: Watch, now: EpochSeconds, closer: IncidentState.Closer?,
+        into decisions: inout Decisions
+    ) {
+        guard before.incident != after.incident || before.duress != after.duress else { return }
+        decisions.incidents += IncidentPublications.between(
+            before.incidentForServices, after.incidentForServices, now: now, closer: closer
+        ).map(WatchAction.publishIncident)
     }
 
     /// When this walker next needs a `.timer` step; nil when nothing is scheduled. The held switch
@@ -114,16 +140,20 @@ public struct WatchMachine: Sendable {
     }
 
     /// One incident, one escalation: while an incident lasts only a more severe level
-    /// (amber → red) escalates again.
+    /// (amber → red) escalates again. The incident's id is its first escalation's; a raise keeps
+    /// it, and so does a new incident while a duress one is open (the services see one incident).
     func escalate(
         _ watch: inout Watch, _ reason: EscalationReason, level: EscalationLevel, note: String? = nil,
         now: EpochSeconds, into decisions: inout Decisions
     ) {
         if let incident = watch.incident, !(incident.level == .amber && level == .red) { return }
-        watch.incident = Incident(reason: reason, level: level, at: now)
+        let id = makeID()
+        let incident = watch.incident?.id ?? watch.duress?.id ?? id
+        watch.incident = Incident(id: incident, reason: reason, level: level, at: watch.incident?.at ?? now)
         decisions.escalations.append(
             .escalate(
                 EscalationDraft(
-                    reason: reason, level: level, at: now, lastFix: watch.lastFix, walk: watch.walk, note: note)))
+                    id: id, incident: incident, reason: reason, level: level, at: now, lastFix: watch.lastFix,
+                    walk: watch.walk, note: note)))
     }
 }

@@ -9,12 +9,13 @@ enum WatchRow {
         walker, watchedSince, lastCheckInAt, promptSentAt, lastMovedAt, walkETA, offlineSince,
         walkDestination, incidentReason, incidentLevel, incidentAt, stateSince,
         fixLat, fixLon, fixAcc, fixTst, concerned, recentActions,
-        holdLevel, holdBeatAt, holdNote, pinSalt, cancelPinHash, duressPinHash, wrongPins, duressReason, duressAt
+        holdLevel, holdBeatAt, holdNote, pinSalt, cancelPinHash, duressPinHash, wrongPins, duressReason, duressAt,
+        incidentID, duressID
         """
 
     static let upsert = """
         INSERT OR REPLACE INTO watch (\(columns))
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Remembered actions are `id TAB answer` lines: action ids never contain a control
@@ -35,6 +36,26 @@ enum WatchRow {
         ALTER TABLE watch ADD COLUMN duressAt REAL;
         """
 
+    /// Migration `v3`: incidents get ids. An incident open across the upgrade gets the id of the
+    /// walker's latest escalation of its kind (duress or not), which the outbox keeps as its audit
+    /// trail: the one its contacts heard of last. Escalations written before carry no `incident`,
+    /// so each reads as its own; the latest is the one a close should name. Without one (never
+    /// expected), an id made of the walker and the time.
+    static let v3Columns = """
+        ALTER TABLE watch ADD COLUMN incidentID TEXT;
+        ALTER TABLE watch ADD COLUMN duressID TEXT;
+        UPDATE watch SET incidentID = COALESCE(
+            (SELECT key FROM outbox WHERE outbox.walker = watch.walker AND kind = 'escalation'
+                AND CAST(payload AS TEXT) NOT LIKE '%"duress":true%' ORDER BY seq DESC LIMIT 1),
+            walker || '-' || incidentAt)
+        WHERE incidentReason IS NOT NULL;
+        UPDATE watch SET duressID = COALESCE(
+            (SELECT key FROM outbox WHERE outbox.walker = watch.walker AND kind = 'escalation'
+                AND CAST(payload AS TEXT) LIKE '%"duress":true%' ORDER BY seq DESC LIMIT 1),
+            walker || '-' || duressAt)
+        WHERE duressReason IS NOT NULL;
+        """
+
     static func arguments(_ w: Watch) -> StatementArguments {
         let t = w.timers
         let remembered = w.recentActions.map { "\($0.id)\(answerSeparator)\($0.answer)" }.joined(separator: separator)
@@ -48,7 +69,7 @@ enum WatchRow {
         arguments += [
             w.hold?.level.rawValue, w.hold?.lastBeatAt, w.hold?.note,
             w.pins.map { Data($0.salt) }, w.pins.map { Data($0.cancel) }, w.pins?.duress.map { Data($0) },
-            w.wrongPins, w.duress?.reason.rawValue, w.duress?.at,
+            w.wrongPins, w.duress?.reason.rawValue, w.duress?.at, w.incident?.id, w.duress?.id,
         ]
         return arguments
     }
@@ -71,18 +92,22 @@ enum WatchRow {
             fix = FixSummary(lat: lat, lon: lon, acc: row[14], tst: tst)
         }
         return Watch(
-            walker: walker, timers: timers, walk: walk, incident: incident(row, reason: 8, level: 9, at: 10),
+            walker: walker, timers: timers, walk: walk,
+            incident: incident(row, of: walker, id: 27, reason: 8, level: 9, at: 10),
             stateSince: row[11] ?? 0, lastFix: fix, concerned: row[16] ?? false,
             recentActions: remembered(row[17] ?? ""), hold: hold(row), pins: pins(row), wrongPins: row[24] ?? 0,
-            duress: incident(row, reason: 25, level: nil, at: 26))
+            duress: incident(row, of: walker, id: 28, reason: 25, level: nil, at: 26))
     }
 
     /// An unreadable level is read as red: over-escalating beats missing one. A duress incident
-    /// is always red.
-    private static func incident(_ row: Row, reason: Int, level: Int?, at: Int) -> Incident? {
+    /// is always red. A missing id (migration `v3` fills every one) is made as `v3` would.
+    private static func incident(
+        _ row: Row, of walker: WalkerID, id: Int, reason: Int, level: Int?, at: Int
+    ) -> Incident? {
         guard let reason = (row[reason] as String?).flatMap(EscalationReason.init(rawValue:)) else { return nil }
         let level = level.flatMap { (row[$0] as String?).flatMap(EscalationLevel.init(rawValue:)) } ?? .red
-        return Incident(reason: reason, level: level, at: row[at] ?? 0)
+        let at: EpochSeconds = row[at] ?? 0
+        return Incident(id: row[id] ?? "\(walker)-\(at)", reason: reason, level: level, at: at)
     }
 
     private static func hold(_ row: Row) -> HoldSwitch? {

@@ -42,6 +42,9 @@ public struct WatchStore: Sendable {
         migrator.registerMigration("v2: hold-to-release, PINs, duress") { db in
             try db.execute(sql: WatchRow.v2Columns)
         }
+        migrator.registerMigration("v3: incident ids") { db in
+            try db.execute(sql: WatchRow.v3Columns)
+        }
         return migrator
     }
 
@@ -73,22 +76,24 @@ public struct WatchStore: Sendable {
     }
 
     /// Deletes a walker's watch and every outbox row of theirs (the escalation audit trail too),
-    /// and queues `clear` (the empty retained status) in the same transaction, so a crash before
-    /// it is published publishes it on restart. Returns the queued row.
-    public func erase(_ walker: WalkerID, clearing clear: OutboxItem) async throws -> OutboxRow {
+    /// and queues `clears` (the empty retained messages) in the same transaction, so a crash
+    /// before they are published publishes them on restart. Returns the queued rows.
+    public func erase(_ walker: WalkerID, clearing clears: [OutboxItem]) async throws -> [OutboxRow] {
         try await database.write { db in
             try db.execute(sql: "DELETE FROM watch WHERE walker = ?", arguments: [walker.rawValue])
             try db.execute(sql: "DELETE FROM outbox WHERE walker = ?", arguments: [walker.rawValue])
-            try db.execute(
-                sql: """
-                    INSERT INTO outbox (key, kind, walker, topic, payload, retain, createdAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    clear.key, clear.kind.rawValue, clear.walker.rawValue, clear.topic, clear.payload,
-                    clear.retain, clear.createdAt,
-                ])
-            return OutboxRow(seq: db.lastInsertedRowID, item: clear)
+            return try clears.map { clear in
+                try db.execute(
+                    sql: """
+                        INSERT INTO outbox (key, kind, walker, topic, payload, retain, createdAt)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        clear.key, clear.kind.rawValue, clear.walker.rawValue, clear.topic, clear.payload,
+                        clear.retain, clear.createdAt,
+                    ])
+                return OutboxRow(seq: db.lastInsertedRowID, item: clear)
+            }
         }
     }
 
@@ -100,7 +105,8 @@ public struct WatchStore: Sendable {
     }
 
     /// After the broker acknowledged them: escalations are kept, marked sent (the audit trail);
-    /// prompts and statuses are deleted.
+    /// prompts, answers, statuses and incident states are deleted (the watch row holds the
+    /// incident itself).
     public func markSent(_ rows: [OutboxRow], at now: EpochSeconds) async throws {
         guard !rows.isEmpty else { return }
         try await database.write { db in

@@ -64,7 +64,7 @@ public final class WatchdogService: Service, Sendable {
 
     /// Erases what the watchdog keeps about `walker` (docs/CONTRACT.md, "Accounts"): refused
     /// with `openIncident` while ``WatchErasure`` says so, else the watch, its deadline and its
-    /// outbox rows go and the retained `{w}/status` is cleared. Queued on the event loop's inbox
+    /// outbox rows go and the retained `{w}/status` and `_incidents/{w}` are cleared. Queued on the event loop's inbox
     /// behind every message already received, so it never interleaves with one. Idempotent: a
     /// walker with no watch is reported erased.
     public func erase(_ walker: WalkerID) async -> EraseReport.Failure? {
@@ -216,14 +216,11 @@ public final class WatchdogService: Service, Sendable {
         let watch = engine.watch(for: walker)
         if let refusal = WatchErasure.refusal(watch) { return refusal }
         guard watch != nil else { return nil }  // never seen, or already erased
-        let clear = OutboxItem(
-            key: "status/\(walker)", kind: .status, walker: walker,
-            topic: Topic.status(walker).name(prefix: options.prefix), payload: Data(), retain: true,
-            createdAt: clock.now())
+        let clears = WatchErasure.clears(walker, prefix: options.prefix, now: clock.now())
         do {
-            // Behind any status of this walker already queued: the publisher sends a walker's
-            // statuses in order, so the empty one is the last word.
-            publisher.enqueue([try await store.erase(walker, clearing: clear)])
+            // Behind any status or incident state of this walker already queued: the publisher
+            // sends a walker's retained rows in order, so the empty ones are the last word.
+            publisher.enqueue(try await store.erase(walker, clearing: clears))
         } catch {
             logger.error("could not erase a watch", metadata: ["walker": "\(walker)", "error": "\(error)"])
             return .storeError
@@ -272,6 +269,14 @@ public final class WatchdogService: Service, Sendable {
                 logger.debug("check-in prompt", metadata: ["walker": "\(walker)"])
             case .publishStatus(let status):
                 logger.debug("status", metadata: ["walker": "\(walker)", "state": "\(status.state.rawValue)"])
+            case .publishIncident(let incident):
+                logger.info(
+                    "incident",
+                    metadata: [
+                        "walker": "\(walker)", "incident": "\(incident.incident)",
+                        "state": "\(incident.state.rawValue)",
+                        "level": "\(incident.level.rawValue)", "duress": "\(incident.duress)",
+                    ])
             case .answer(let result):
                 logger.debug(
                     "action answered",

@@ -1,0 +1,41 @@
+import Foundation
+import SafeWalkCore
+import Testing
+
+@testable import WatchdogKit
+
+/// Retained rows go out newest per key, one per walker at a time, in commit order: a walker's
+/// statuses never overtake each other and an incident's close always precedes the next incident.
+@Suite struct RetainedRoundsTests {
+    func row(_ walker: String, _ key: String, seq: Int64) -> OutboxRow {
+        OutboxRow(
+            seq: seq,
+            item: OutboxItem(
+                key: key, kind: .incident, walker: WalkerID(validating: walker)!, topic: key, payload: Data(),
+                retain: true, createdAt: 0))
+    }
+
+    @Test func theCloseOfOneIncidentGoesOutBeforeTheNextOneAndOnlyTheNewestStateOfEach() {
+        let rows = [
+            row("alice", "incident/alice/e1", seq: 1),  // open
+            row("bob", "incident/bob/e2", seq: 2),
+            row("alice", "incident/alice/e1", seq: 3),  // raised: replaces the open
+            row("alice", "incident/alice/e1", seq: 4),  // closed: replaces the raise
+            row("alice", "incident/alice/e5", seq: 5),  // the next incident
+        ]
+        let rounds = RetainedRounds.rounds(rows).map { $0.map(\.seq) }
+        #expect(rounds == [[2, 4], [5]])
+    }
+
+    /// Rows a failed commit published anyway have no sequence number: commit order decides.
+    @Test func commitOrderDecidesNotSequenceNumbers() {
+        let rows = [row("alice", "status/alice", seq: 10), row("alice", "status/alice", seq: -1)]
+        #expect(RetainedRounds.rounds(rows).map { $0.map(\.seq) } == [[-1]])
+        let two = [row("alice", "incident/alice/e1", seq: 10), row("alice", "incident/alice/e2", seq: -1)]
+        #expect(RetainedRounds.rounds(two).map { $0.map(\.seq) } == [[10], [-1]])
+    }
+
+    @Test func nothingToSendIsNoRound() {
+        #expect(RetainedRounds.rounds([]).isEmpty)
+    }
+}
