@@ -10,9 +10,10 @@
 #   BROKER_ADMIN_MQTT_PASSWORD     the plugin's admin, `broker-admin` (docs/services/broker-admin.md)
 #   WEB_MQTT_PASSWORD              `web`, the sign-up service, which asks broker-admin for logins
 #   CHANNEL_EXAMPLE_MQTT_PASSWORD  optional (an out-of-process channel); empty = no such user
-#   SAFEWALK_WALKERS               walker logins in the password file, "alice:password bob:password"
-#                                  (people who sign up at `web` get theirs from broker-admin instead)
 #   /mosquitto/certs/{ca.crt,server.crt,server.key}   the TLS listener's files (SAFEWALK_TLS_DIR)
+# No walker is ever in the password file: walkers sign up at `web`, and broker-admin makes their
+# logins in the dynamic-security plugin. The plugin is asked before the password file, so a
+# sign-up of a password-file walker's name would shadow that walker and take over its topics.
 set -euo pipefail
 file=/mosquitto/config/passwd
 dynsec=/mosquitto/data/dynamic-security.json
@@ -38,10 +39,6 @@ for name in location-ingest watchdog companion-chat notifier contacts-store oper
     if [ "$name" = channel-example ] && [ -z "$password" ]; then continue; fi   # an optional user
     check_password "$variable" "$password"
 done
-for pair in ${SAFEWALK_WALKERS:-}; do
-    [[ "$pair" == *:* ]] || fail "SAFEWALK_WALKERS entries are name:password, got '$pair'"
-    check_password "SAFEWALK_WALKERS (walker '${pair%%:*}')" "${pair#*:}"
-done
 
 for cert in ca.crt server.crt server.key; do
     [ -r "$certs/$cert" ] || fail "TLS: $certs/$cert is missing or not readable by the broker (uid $(id -u)); put ca.crt, server.crt and server.key in SAFEWALK_TLS_DIR (compose/README.md, \"TLS certificates\")"
@@ -49,16 +46,13 @@ done
 
 rm -f "$file"
 users=0
-add() {  # name password (--service | --walker); same validation as scripts/add-user.sh, because it is that script
-    SAFEWALK_NEW_PASSWORD=$2 /usr/local/bin/add-user.sh "$1" ${3:-} --file "$file" > /dev/null
+add() {  # name password: a service user; same validation as scripts/add-user.sh, because it is that script
+    SAFEWALK_NEW_PASSWORD=$2 /usr/local/bin/add-user.sh "$1" --service --file "$file" > /dev/null
     users=$((users + 1))
 }
 for name in location-ingest watchdog companion-chat notifier contacts-store channel-example operator web; do
     variable=$(echo "$name" | tr 'a-z-' 'A-Z_')_MQTT_PASSWORD
-    if [ -n "${!variable:-}" ]; then add "$name" "${!variable}" --service; fi
-done
-for pair in ${SAFEWALK_WALKERS:-}; do
-    add "${pair%%:*}" "${pair#*:}" --walker
+    if [ -n "${!variable:-}" ]; then add "$name" "${!variable}"; fi
 done
 
 # Walkers' logins live in the plugin's file (the data volume, so they survive a new container):

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds and starts the whole stack with compose (plus a fake Twilio on the compose network,
 # compose/smoke.compose.yml), then checks what a deployment must do:
-#   - the broker refuses to start with compose/.env.example as shipped (empty passwords), with a
-#     placeholder walker password, and without TLS certificates, naming what is wrong;
+#   - the broker refuses to start with compose/.env.example as shipped (empty passwords), with no
+#     or a placeholder WEB_MQTT_PASSWORD, and without TLS certificates, naming what is wrong;
+#   - the walker signs up at web over HTTPS, as people do (compose makes no walker logins), and
+#     logs in to the broker with that account's password from then on;
 #   - devices get MQTT over TLS on the published TLS port (a test CA made here with openssl):
 #     a fix published through it comes back as a position through it; plain MQTT there fails;
 #   - plain MQTT is reachable on 127.0.0.1 only, not on the host's other addresses;
@@ -68,13 +70,14 @@ while [ "$local_port" = "$tls_port" ]; do local_port=$(free_port); done
 web_port=$(free_port)
 while [ "$web_port" = "$tls_port" ] || [ "$web_port" = "$local_port" ]; do web_port=$(free_port); done
 pw() { head -c 18 /dev/urandom | base64 | tr -d '/+='; }
+# Both sign up at web (the plugin holds their logins; compose writes no walker into the password
+# file). A digit and a symbol, as web's password rule wants. The walker does the walk; the
+# person connects a phone and deletes the account.
 walker=smoker
-walker_password=$(pw)
-operator_password=$(pw)
-# Signs up at web (the plugin holds its login, not the password file). A digit and a symbol, as
-# web's password rule wants.
+walker_password="$(pw)-7!"
 person=sam
 person_password="$(pw)-7!"
+operator_password=$(pw)
 sms_sid=AC$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 sms_token=$(pw)
 sms_from=+15125550199
@@ -108,7 +111,6 @@ CONTACTS_STORE_MQTT_PASSWORD=$(pw)
 OPERATOR_MQTT_PASSWORD=$operator_password
 BROKER_ADMIN_MQTT_PASSWORD=$(pw)
 WEB_MQTT_PASSWORD=$(pw)
-SAFEWALK_WALKERS=$walker:$walker_password
 SAFEWALK_BROKER_TLS_PORT=$tls_port
 SAFEWALK_BROKER_LOCAL_PORT=$local_port
 SAFEWALK_TLS_DIR=$tls
@@ -172,8 +174,6 @@ refuses "no WEB_MQTT_PASSWORD" "WEB_MQTT_PASSWORD is empty" "${good[@]}" -v "$tl
 refuses "a placeholder WEB_MQTT_PASSWORD" "WEB_MQTT_PASSWORD is a placeholder" \
     "${good[@]}" -e "WEB_MQTT_PASSWORD=change-me-please" -v "$tls:/mosquitto/certs:ro"
 good+=(-e "WEB_MQTT_PASSWORD=$(pw)")
-refuses "a placeholder walker password" "SAFEWALK_WALKERS (walker 'alice') is a placeholder" \
-    "${good[@]}" -e "SAFEWALK_WALKERS=alice:change-me" -v "$tls:/mosquitto/certs:ro"
 refuses "no TLS certificates" "TLS: /mosquitto/certs/ca.crt is missing" "${good[@]}"
 
 echo "[smoke] starting; TLS on port $tls_port, plain MQTT on 127.0.0.1:$local_port, web's HTTPS on $web_port"
@@ -195,6 +195,38 @@ if $until_healthy; then ok=true; exit 0; fi
 # Tools from the services image on the host's network; the test CA at /certs.
 tool() { local name=$1; shift; "$docker" run --rm --name "$name" --network host -v "$tls:/certs:ro" "safewalk/services:smoke" "$@"; }
 tls_args=(-h localhost -p "$tls_port" --cafile /certs/ca.crt -u "$walker" -P "$walker_password")
+
+# web over HTTPS, as README.md tells a person to use it: curl trusts only the test CA, so the
+# certificate is checked, not skipped.
+web_url=https://127.0.0.1:$web_port
+csrf=
+web() {  # name method path [json-body]: prints the HTTP status; the body goes to $work/web-<name>.log
+    local name=$1 method=$2 path=$3 body=${4:-}
+    local args=(--silent --show-error --max-time 30 --cacert "$tls/ca.crt" -X "$method" -o "$work/web-$name.log"
+                -w '%{http_code}' -b "$work/cookies" -c "$work/cookies")
+    [ -z "$body" ] || args+=(-H 'Content-Type: application/json' --data "$body")
+    [ -z "$csrf" ] || args+=(-H "X-CSRF-Token: $csrf")
+    curl "${args[@]}" "$web_url$path" 2>> "$work/web-curl.log" || true
+}
+expect_status() {  # what expected actual name
+    [ "$3" = "$2" ] || fail "web, $1: expected HTTP $2, got $3: $(cat "$work/web-$4.log" 2> /dev/null) $(tail -2 "$work/web-curl.log" 2> /dev/null)"
+}
+json() {  # name key.path: one value of $work/web-<name>.log, as JSON for objects, else as text
+    python3 -c 'import json, sys
+value = json.load(open(sys.argv[1]))
+for key in sys.argv[2].split("."): value = value[key]
+print(json.dumps(value) if isinstance(value, (dict, list, bool)) else value)' "$work/web-$1.log" "$2"
+}
+sign_up() {  # name password: signs up as a person does; web answers 201 once broker-admin made the login
+    local status
+    status=$(web "signup-$1" POST /v1/accounts "{\"username\":\"$1\",\"email\":\"$1@example.org\",\"password\":\"$2\"}")
+    expect_status "sign-up of $1" 201 "$status" "signup-$1"
+}
+
+# The walker: no login exists until it signs up (compose makes none), and every step below logs
+# in to the broker as it with the account's password.
+sign_up "$walker" "$walker_password"
+echo "[smoke] web over HTTPS (test CA checked): the walker $walker signed up"
 
 # Beyond the host: TLS answers, plain MQTT does not. On this host's other address (not loopback)
 # the TLS port and web's HTTPS port are open and the plain port closed; on loopback the plain
@@ -261,30 +293,9 @@ echo "[smoke] SMS: $sms"
 echo "$sms" | grep -qF "\"from\": \"$sms_from\"" || fail "the SMS did not come from $sms_from (SAFEWALK_SMS_TEMPLATE not passed?)"
 echo "$sms" | grep -qF 'https://maps.google.com/?q=' || fail "the SMS has no maps link"
 
-# ---- Sign up and connect a phone, as README.md tells a person to: web over HTTPS (curl trusts
-# only the test CA, so the certificate is checked, not skipped), the OwnTracks set-up it hands
-# out, and a phone publishing with that device login over TLS.
-web_url=https://127.0.0.1:$web_port
-csrf=
-web() {  # name method path [json-body]: prints the HTTP status; the body goes to $work/web-<name>.log
-    local name=$1 method=$2 path=$3 body=${4:-}
-    local args=(--silent --show-error --max-time 30 --cacert "$tls/ca.crt" -X "$method" -o "$work/web-$name.log"
-                -w '%{http_code}' -b "$work/cookies" -c "$work/cookies")
-    [ -z "$body" ] || args+=(-H 'Content-Type: application/json' --data "$body")
-    [ -z "$csrf" ] || args+=(-H "X-CSRF-Token: $csrf")
-    curl "${args[@]}" "$web_url$path" 2>> "$work/web-curl.log" || true
-}
-expect_status() {  # what expected actual name
-    [ "$3" = "$2" ] || fail "web, $1: expected HTTP $2, got $3: $(cat "$work/web-$4.log" 2> /dev/null) $(tail -2 "$work/web-curl.log" 2> /dev/null)"
-}
-json() {  # name key.path: one value of $work/web-<name>.log, as JSON for objects, else as text
-    python3 -c 'import json, sys
-value = json.load(open(sys.argv[1]))
-for key in sys.argv[2].split("."): value = value[key]
-print(json.dumps(value) if isinstance(value, (dict, list, bool)) else value)' "$work/web-$1.log" "$2"
-}
-status=$(web signup POST /v1/accounts "{\"username\":\"$person\",\"email\":\"$person@example.org\",\"password\":\"$person_password\"}")
-expect_status "sign-up of $person" 201 "$status" signup
+# ---- Sign up and connect a phone, as README.md tells a person to: web over HTTPS, the OwnTracks
+# set-up it hands out, and a phone publishing with that device login over TLS.
+sign_up "$person" "$person_password"
 status=$(web signin POST /v1/sessions "{\"username\":\"$person\",\"password\":\"$person_password\"}")
 expect_status "sign-in as $person" 200 "$status" signin
 csrf=$(json signin csrfToken) || fail "web, sign-in: no csrfToken in $(cat "$work/web-signin.log")"

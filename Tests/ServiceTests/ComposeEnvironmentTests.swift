@@ -172,6 +172,16 @@ import Testing
         }
     }
 
+    /// Walkers sign up at web; compose writes none into the broker's password file. The
+    /// dynamic-security plugin is asked first, so a sign-up of a password-file walker's name would
+    /// shadow that walker and take over its topics. The broker gets service passwords alone.
+    @Test func theBrokerIsGivenNoWalkerLogins() throws {
+        let broker = Self.environment(of: "broker", in: try Self.compose())
+        let others = broker.keys.filter { !$0.hasSuffix("_MQTT_PASSWORD") }.sorted()
+        #expect(!broker.isEmpty && others.isEmpty, "the broker is given \(others)")
+        #expect(!(try Self.text("compose/broker-entrypoint.sh")).contains("--walker"))
+    }
+
     /// The OwnTracks set-up web hands a phone names the broker's published TLS listener.
     @Test func webTellsPhonesTheBrokersPublishedTLSPort() throws {
         let compose = try Self.compose()
