@@ -6,6 +6,7 @@
 # Service passwords are generated once into $SAFEWALK_DATA_DIR/mosquitto/credentials (mode 600).
 #   SAFEWALK_MQTT_PORT (default 1883)  SAFEWALK_HTTP_PORT (default 8080)
 #   SAFEWALK_DATA_DIR (default ./data)  CONFIGURATION (debug|release)
+#   SAFEWALK_DYNSEC_PLUGIN (default: mosquitto_dynamic_security.so found in /usr/lib/*/ or /usr/lib/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,14 +17,23 @@ configuration=${CONFIGURATION:-debug}
 services=(location-ingest watchdog companion-chat notifier contacts-store broker-admin web)
 # Broker logins kept in the password file (broker-admin's is the plugin's own admin login).
 password_users=(location-ingest watchdog companion-chat notifier contacts-store web operator)
-plugin=${SAFEWALK_DYNSEC_PLUGIN:-/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so}
+# The dynamic-security plugin: Debian installs it under its multiarch directory (/usr/lib/<triplet>/,
+# which differs per architecture), so look for it there; SAFEWALK_DYNSEC_PLUGIN overrides.
+found_plugin() {
+    local candidate
+    for candidate in /usr/lib/*/mosquitto_dynamic_security.so /usr/lib/mosquitto_dynamic_security.so; do
+        [ -f "$candidate" ] && { echo "$candidate"; return; }
+    done
+    return 0   # none: the check below says where it looked
+}
+plugin=${SAFEWALK_DYNSEC_PLUGIN:-$(found_plugin)}
 
 mosquitto=$(command -v mosquitto || echo /usr/sbin/mosquitto)
 [ -x "$mosquitto" ] || { echo "mosquitto is not installed: apt-get install mosquitto" >&2; exit 1; }
 for tool in mosquitto_passwd mosquitto_ctrl; do
     command -v "$tool" > /dev/null || { echo "$tool is missing: apt-get install mosquitto mosquitto-clients" >&2; exit 1; }
 done
-[ -f "$plugin" ] || { echo "the dynamic-security plugin is missing ($plugin): apt-get install mosquitto" >&2; exit 1; }
+[ -f "$plugin" ] || { echo "the dynamic-security plugin is missing (${plugin:-no mosquitto_dynamic_security.so in /usr/lib/*/ or /usr/lib/}): apt-get install mosquitto, or set SAFEWALK_DYNSEC_PLUGIN" >&2; exit 1; }
 
 swift build -c "$configuration"
 bin=$(swift build -c "$configuration" --show-bin-path)

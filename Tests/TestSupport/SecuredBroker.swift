@@ -3,6 +3,10 @@ import Foundation
 /// A broker running the project's own `mosquitto/mosquitto.conf` and `mosquitto/acl`, with only
 /// the listener and paths rewritten for a test, and the given users in its password file.
 public enum SecuredBroker {
+    /// Where `mosquitto.conf` loads the dynamic-security plugin from: the same on every
+    /// architecture (compose/Dockerfile links it to Debian's file), so tests put this machine's in.
+    public static let pluginPath = "/mosquitto/plugins/mosquitto_dynamic_security.so"
+
     /// The repository root, found from this source file's location.
     public static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
@@ -13,6 +17,7 @@ public enum SecuredBroker {
     ///   in production) before it starts, by name: the dynamic-security plugin's file.
     public static func start(users: [String: String], dataFiles: [String: URL] = [:]) async throws -> MosquittoBroker {
         let root = repositoryRoot
+        let plugin = try dynamicSecurityPlugin()
         let passwords = FileManager.default.temporaryDirectory.appendingPathComponent(
             "passwd-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: passwords) }
@@ -33,14 +38,32 @@ public enum SecuredBroker {
                 try FileManager.default.copyItem(at: passwords, to: config.appendingPathComponent("passwd"))
                 let production = try String(
                     contentsOf: root.appendingPathComponent("mosquitto/mosquitto.conf"), encoding: .utf8)
+                guard production.contains(pluginPath) else {
+                    throw HarnessError.notFound("plugin \(pluginPath) in mosquitto/mosquitto.conf")
+                }
                 return
                     production
                     .replacingOccurrences(of: "listener 1883", with: "listener \(port) 127.0.0.1")
                     .replacingOccurrences(of: "/mosquitto/config/", with: config.path + "/")
                     .replacingOccurrences(of: "/mosquitto/data/", with: data.path + "/")
+                    .replacingOccurrences(of: pluginPath, with: plugin)
                     .replacingOccurrences(of: "log_dest stdout", with: "log_dest file \(directory.path)/mosquitto.log")
             }
         }
+    }
+
+    /// The dynamic-security plugin installed on this machine. Debian puts it in its multiarch
+    /// directory, `/usr/lib/<triplet>/`, which differs per architecture; other builds in `/usr/lib/`.
+    public static func dynamicSecurityPlugin() throws -> String {
+        let lib = "/usr/lib"
+        let name = "mosquitto_dynamic_security.so"
+        let triplets = (try? FileManager.default.contentsOfDirectory(atPath: lib)) ?? []
+        let candidates = triplets.sorted().map { "\(lib)/\($0)/\(name)" } + ["\(lib)/\(name)"]
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+            throw HarnessError.notFound(
+                "the dynamic-security plugin, \(name), in \(lib)/*/ or \(lib)/ (apt-get install mosquitto)")
+        }
+        return found
     }
 
     /// Writes a mosquitto password file with the project's own tool (`scripts/add-user.sh`).
