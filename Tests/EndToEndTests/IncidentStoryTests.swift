@@ -67,4 +67,36 @@ struct IncidentStoryTests {
         await ivan.leave()
         await world.stop()
     }
+
+    /// Under duress the phone gets a cancel's answer while the services' incident stays open:
+    /// the same id, red, `duress`, until the cancel PIN closes it.
+    @Test func aDuressPINLeavesTheSameIncidentOpenForServices() async throws {
+        let world = try await StoryWorld.start(["SAFEWALK_NO_REPLY_AFTER": "60", "SAFEWALK_NO_MOVEMENT_AFTER": "60"])
+        let judy = try await Walker("judy", on: world.stack)
+        let incidents = try await world.watch("judy", .incident)
+        let escalations = try await world.watch("judy", .escalation)
+        let answers = try await judy.phone.subscribe(judy.topic(.actionResult), qos: .atLeastOnce)
+        func perform(_ action: Action) async throws -> ActionResult {
+            try await judy.phone.publish(judy.topic(.action), payload: SafeWalkJSON.encode(action))
+            return try #require(try await answers.decoded(ActionResult.self, where: { $0.id == action.id }).first)
+        }
+        let pins = Action(id: "pins", kind: .setPins(PINChange(cancel: PIN("2468")!, duress: PIN("1357")!)))
+        #expect(try await perform(pins).ok)
+        #expect(try await perform(Action(id: "help", kind: .needHelp)).ok)
+        let help = try #require(try await escalations.decoded(EscalationEvent.self).first)
+        let opened = try #require(try await incidents.decoded(IncidentState.self).first)
+        #expect(opened.incident == help.id && !opened.duress)
+
+        #expect(try await perform(Action(id: "coerced", kind: .imSafe, pin: PIN("1357"))).ok)
+        let duress = try #require(try await escalations.decoded(EscalationEvent.self).first)
+        #expect(duress.duress && duress.incident == help.id)
+        let behind = try #require(try await incidents.decoded(IncidentState.self).first)
+        #expect(behind.incident == help.id && behind.state == .open && behind.level == .red && behind.duress)
+
+        #expect(try await perform(Action(id: "really", kind: .imSafe, pin: PIN("2468"))).ok)
+        let closed = try #require(try await incidents.decoded(IncidentState.self).first)
+        #expect(closed.incident == help.id && closed.state == .closed && closed.duress && closed.closedBy == .imSafe)
+        await judy.leave()
+        await world.stop()
+    }
 }
