@@ -93,6 +93,32 @@ import WatchdogKit
         #expect(counts.total == 1 && counts.unsent == 0)
     }
 
+    /// An erasure right after an incident closed: the close still goes out (the notifier sends
+    /// all-clears from it), before the clears, even after a crash; everything else goes.
+    @Test func anErasureKeepsAnUnsentCloseAheadOfTheClears() async throws {
+        let (store, directory) = try store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let alice = try WalkerID("alice")
+        let composer = OutboxComposer(prefix: "safewalk")
+        let close = IncidentState(
+            incident: "e1", walker: alice, state: .closed, reason: .panic, level: .red, duress: false, openedAt: 1,
+            closedAt: 2, closedBy: .imSafe)
+        let draft = EscalationDraft(id: "e1", reason: .panic, level: .red, at: 1, lastFix: nil, walk: nil)
+        let sent = try await store.commit(
+            watches: [], outbox: try composer.items(for: alice, [.escalate(draft)], now: 1))
+        try await store.markSent(sent, at: 1)
+        let items = try composer.items(
+            for: alice,
+            [.publishStatus(WatchStatus(state: .safe, watching: false, since: 2)), .publishIncident(close)],
+            now: 2)
+        _ = try await store.commit(watches: [Watch(walker: alice)], outbox: items)
+        _ = try await store.erase(alice, clearing: WatchErasure.clears(alice, prefix: "safewalk", now: 3))
+        #expect(
+            try store.unsent().map(\.item.key) == ["incident/alice/e1", "status/alice", "incident/alice"])
+        #expect(try store.escalationCount().total == 0)
+        #expect(try store.loadWatches().isEmpty)
+    }
+
     @Test func aNewerStatusReplacesAnOlderUnsentOne() async throws {
         let (store, directory) = try store()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -22,6 +22,9 @@ public struct OutboxItem: Hashable, Sendable {
     public var payload: Data
     public var retain: Bool
     public var createdAt: EpochSeconds
+
+    /// A status or an incident state: the last word on its retained topic, superseded by the next.
+    var isRetainedState: Bool { kind == .status || kind == .incident }
 }
 
 /// An ``OutboxItem`` as stored, with its sequence number.

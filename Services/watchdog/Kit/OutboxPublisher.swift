@@ -8,13 +8,13 @@ import SafeWalkMQTT
 ///
 /// Escalations, prompts and answers go out at once, each on its own task, so one walker never
 /// waits for another's acknowledgement. Retained states (statuses, incident states) are
-/// superseded by the next one with the same key, so each kind takes a lower-priority lane of its
-/// own: per wake-up only the newest row of each key is sent, at most `statusConcurrency` at a
-/// time, so a burst cannot crowd escalations out of the client's in-flight window; a walker's
-/// rows go out one after the other (``RetainedRounds``), so they never overtake each other and the
-/// close of an incident always precedes the next incident. While the broker is away the
-/// publishes wait inside the MQTT client and go out on reconnect; rows not acknowledged by
-/// shutdown stay in SQLite for the next start.
+/// superseded by the next one with the same key, so they share one lower-priority lane: per
+/// wake-up only the newest row of each key is sent, at most `statusConcurrency` at a time in all,
+/// so a burst cannot crowd escalations out of the client's in-flight window; a topic's rows go
+/// out one after the other (``RetainedRounds``), so they never overtake each other and the close
+/// of an incident always precedes the next incident. While the broker is away the publishes wait
+/// inside the MQTT client and go out on reconnect; rows not acknowledged by shutdown stay in
+/// SQLite for the next start.
 public final class OutboxPublisher: Sendable {
     /// Called after each PUBACK, with the clock's time (benchmarks measure lateness with it).
     public typealias Observer = @Sendable (OutboxRow, EpochSeconds) -> Void
@@ -26,8 +26,7 @@ public final class OutboxPublisher: Sendable {
     private let observer: Observer?
     private let statusConcurrency: Int
     let queue = WorkQueue<OutboxRow>()
-    private let statuses = WorkQueue<OutboxRow>()
-    private let incidents = WorkQueue<OutboxRow>()
+    private let retained = WorkQueue<OutboxRow>()
     private let acknowledged = WorkQueue<OutboxRow>()
     private let escalationsSent = Counter(label: "safewalk_watchdog_escalations_published_total")
     private let publishFailures = Counter(label: "safewalk_watchdog_publish_failures_total")
@@ -52,24 +51,21 @@ public final class OutboxPublisher: Sendable {
     func run() async {
         async let marking: Void = markSentLoop()
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.retainedLoop(self.statuses) }
-            group.addTask { await self.retainedLoop(self.incidents) }
+            group.addTask { await self.retainedLoop() }
             while let rows = await queue.next() {
-                statuses.append(contentsOf: rows.filter { $0.item.kind == .status })
-                incidents.append(contentsOf: rows.filter { $0.item.kind == .incident })
-                for row in rows where row.item.kind != .status && row.item.kind != .incident {
+                retained.append(contentsOf: rows.filter(\.item.isRetainedState))
+                for row in rows where !row.item.isRetainedState {
                     group.addTask { if await self.publish(row) { self.acknowledged.append(contentsOf: [row]) } }
                 }
             }
-            statuses.finish()
-            incidents.finish()
+            retained.finish()
         }
         acknowledged.finish()
         await marking
     }
 
-    private func retainedLoop(_ lane: WorkQueue<OutboxRow>) async {
-        while let rows = await lane.next() {
+    private func retainedLoop() async {
+        while let rows = await retained.next() {
             for round in RetainedRounds.rounds(rows) {
                 for start in stride(from: 0, to: round.count, by: statusConcurrency) {
                     let chunk = round[start..<min(start + statusConcurrency, round.count)]

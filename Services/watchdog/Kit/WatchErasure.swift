@@ -16,7 +16,7 @@ public enum WatchErasure {
     /// The empty retained messages that clear what the watchdog published about `walker` for
     /// good: `{w}/status`, and `_incidents/{w}` (the watchdog owns it, so it clears it, not
     /// broker-admin). Their keys differ from every state's, so nothing queued replaces them.
-    static func clears(_ walker: WalkerID, prefix: String, now: EpochSeconds) -> [OutboxItem] {
+    public static func clears(_ walker: WalkerID, prefix: String, now: EpochSeconds) -> [OutboxItem] {
         [
             OutboxItem(
                 key: "status/\(walker)", kind: .status, walker: walker,

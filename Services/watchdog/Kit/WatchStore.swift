@@ -75,13 +75,18 @@ public struct WatchStore: Sendable {
         }
     }
 
-    /// Deletes a walker's watch and every outbox row of theirs (the escalation audit trail too),
-    /// and queues `clears` (the empty retained messages) in the same transaction, so a crash
-    /// before they are published publishes them on restart. Returns the queued rows.
+    /// Deletes a walker's watch and every outbox row of theirs (the escalation audit trail too)
+    /// but the incident states not yet sent, and queues `clears` (the empty retained messages)
+    /// behind them in the same transaction, so a crash before they are published publishes them
+    /// on restart, in that order. An unsent state is the close of the walker's last incident,
+    /// which the notifier needs for its all-clears even when the account goes next. Returns the
+    /// queued rows.
     public func erase(_ walker: WalkerID, clearing clears: [OutboxItem]) async throws -> [OutboxRow] {
         try await database.write { db in
             try db.execute(sql: "DELETE FROM watch WHERE walker = ?", arguments: [walker.rawValue])
-            try db.execute(sql: "DELETE FROM outbox WHERE walker = ?", arguments: [walker.rawValue])
+            try db.execute(
+                sql: "DELETE FROM outbox WHERE walker = ? AND NOT (kind = ? AND sentAt IS NULL)",
+                arguments: [walker.rawValue, OutboxItem.Kind.incident.rawValue])
             return try clears.map { clear in
                 try db.execute(
                     sql: """
