@@ -21,16 +21,11 @@ public struct SystemWatchClock: WatchClock {
     }
 
     public func now() -> EpochSeconds {
-        epochAtStart + seconds(ContinuousClock.now - instantAtStart)
+        epochAtStart + (ContinuousClock.now - instantAtStart).seconds
     }
 
     public func sleep(until deadline: EpochSeconds) async throws {
         let instant = instantAtStart + .nanoseconds(Int64(((deadline - epochAtStart) * 1e9).rounded(.up)))
         try await ContinuousClock().sleep(until: instant, tolerance: .milliseconds(1))
-    }
-
-    private func seconds(_ duration: Duration) -> Double {
-        let (s, attoseconds) = duration.components
-        return Double(s) + Double(attoseconds) * 1e-18
     }
 }

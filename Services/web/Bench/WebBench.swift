@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchSupport
 import Foundation
+import SafeWalkCore
 import SafeWalkWebKit
 
 /// `web-bench`: what one password verification costs (PBKDF2-HMAC-SHA512 at the service's rounds,

@@ -121,11 +121,3 @@ public struct Ladder: Hashable, Sendable {
         return [.allClear(tiersReached)]
     }
 }
-
-extension Duration {
-    /// As a `Double` number of seconds.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

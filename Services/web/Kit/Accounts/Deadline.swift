@@ -1,3 +1,4 @@
+import SafeWalkCore
 import Synchronization
 
 /// Bounds a wait on a collaborator with a clock the caller gives (a manual one in tests).

@@ -1,3 +1,5 @@
+import SafeWalkCore
+
 /// A token bucket per key (a client address, an account), as a value: no clock, no lock, time is
 /// a parameter, so a test runs an hour of attempts in microseconds.
 ///
@@ -80,12 +82,4 @@ public struct RateRule: Hashable, Sendable {
 
     /// Seconds to earn back one attempt.
     var secondsPerToken: Double { period.seconds / Double(burst) }
-}
-
-extension Duration {
-    /// As a `Double` number of seconds.
-    public var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
 }
