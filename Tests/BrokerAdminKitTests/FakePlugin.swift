@@ -28,16 +28,7 @@ final class FakePlugin: DynamicSecurity {
         let plugin = FakePlugin()
         plugin.state.withLock { state in
             state.clients["broker-admin"] = Client(password: "admin-pw", roles: ["admin"])
-            state.roles["admin"] = [
-                .init(acltype: "publishClientSend", topic: "$CONTROL/dynamic-security/#", allow: true),
-                .init(acltype: "publishClientReceive", topic: "$CONTROL/dynamic-security/#", allow: true),
-                .init(acltype: "subscribePattern", topic: "$CONTROL/dynamic-security/#", allow: true),
-                .init(acltype: "publishClientReceive", topic: "$SYS/#", allow: true),
-                .init(acltype: "subscribePattern", topic: "$SYS/#", allow: true),
-                .init(acltype: "publishClientReceive", topic: "#", allow: true),
-                .init(acltype: "subscribePattern", topic: "#", allow: true),
-                .init(acltype: "unsubscribePattern", topic: "#", allow: true),
-            ]
+            state.roles["admin"] = PluginPolicyTests.initAdminRole.acls
         }
         return plugin
     }
