@@ -140,7 +140,7 @@ let package = Package(
                 swiftSettings: production),
         .target(name: "SafeWalkCore", path: "Shared/SafeWalkCore", swiftSettings: production),
         .target(name: "SafeWalkService",
-                dependencies: ["SafeWalkCore", "SafeWalkMQTT", log, lifecycle, metrics,
+                dependencies: ["SafeWalkCore", "SafeWalkMQTT", log, lifecycle, metrics, crypto,
                                .product(name: "Prometheus", package: "swift-prometheus"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),

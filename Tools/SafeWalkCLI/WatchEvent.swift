@@ -61,10 +61,11 @@ public enum WatchEvent: Sendable, Equatable {
         case .actionResult: event = json(ActionResult.self, WatchEvent.actionResult)
         case .inputRejected: event = json(InputRefusal.self, WatchEvent.inputRefusal)
         // Not shown: raw fixes, contact requests with phone numbers, and the accounts traffic
-        // (commands carry passwords, and an operator cannot read any of it). Incidents (issue 18)
-        // are not shown yet: the escalations above already say what happened.
+        // (commands carry passwords, and an operator cannot read any of it). Incidents and their
+        // ladders (issue 18) are not shown yet: the escalations above already say what happened;
+        // acknowledgements and gateway reports are services' traffic.
         case .fix, .contactsAdd, .contactsRemove, .owntracks, .accountCommand, .accountResult, .accountErase,
-            .accountErased, .incident:
+            .accountErased, .incident, .ladder, .acknowledgementRequest, .acknowledgementResult, .gatewayReceipt:
             return nil
         }
         return (topic.walker, event)

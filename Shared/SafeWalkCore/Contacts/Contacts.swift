@@ -4,10 +4,14 @@ public struct ContactAdd: Codable, Hashable, Sendable {
     public var name: String
     /// As typed; the store normalises it.
     public var phone: String
+    /// The ladder tier that reaches this contact: 1 (absent: told at once) or 2 (a backup, told
+    /// only if nobody in tier 1 says "I'm on it" in time).
+    public var tier: Int?
 
-    public init(name: String, phone: String) {
+    public init(name: String, phone: String, tier: Int? = nil) {
         self.name = name
         self.phone = phone
+        self.tier = tier
     }
 }
 
@@ -29,24 +33,32 @@ public struct Contact: Codable, Hashable, Sendable {
     public var dialable: Bool
     /// Why the number cannot be dialled; nil when it can.
     public var reason: UndialableReason?
+    /// 2 for a backup ("only if nobody answers"); absent for tier 1, told at once.
+    public var tier: Int?
 
-    public init(id: String, name: String, phone: String, dialable: Bool, reason: UndialableReason?) {
+    public init(
+        id: String, name: String, phone: String, dialable: Bool, reason: UndialableReason?, tier: Int? = nil
+    ) {
         self.id = id
         self.name = name
         self.phone = phone
         self.dialable = dialable
         self.reason = reason
+        self.tier = tier
     }
 
     /// A contact whose number is normalised with ``PhoneNumber/normalise(_:minimumDigits:)``.
-    public init(id: String, name: String, rawPhone: String) {
+    public init(id: String, name: String, rawPhone: String, tier: Int? = nil) {
         switch PhoneNumber.normalise(rawPhone) {
         case .dialable(let number):
-            self.init(id: id, name: name, phone: number, dialable: true, reason: nil)
+            self.init(id: id, name: name, phone: number, dialable: true, reason: nil, tier: tier)
         case .undialable(let reason):
-            self.init(id: id, name: name, phone: rawPhone, dialable: false, reason: reason)
+            self.init(id: id, name: name, phone: rawPhone, dialable: false, reason: reason, tier: tier)
         }
     }
+
+    /// The ladder tier that reaches this contact: 2 for a backup, 1 for everyone else.
+    public var ladderTier: Int { tier == 2 ? 2 : 1 }
 }
 
 /// The walker's whole contact list (`{w}/contacts`, retained).

@@ -111,4 +111,9 @@ extension Topic {
     }
     /// `_incidents/{w}`: outside the walker's own topics, so the walker's device never reads it.
     public static func incident(_ walker: WalkerID) -> Topic { Topic(fitting: .incident, .walker(walker)) }
+    /// `_ladder/{w}`: who was told of the walker's incident and who is on it; services only.
+    public static func ladder(_ walker: WalkerID) -> Topic { Topic(fitting: .ladder, .walker(walker)) }
+    public static let acknowledgementRequest = Topic(fitting: .acknowledgementRequest, .system)
+    public static let acknowledgementResult = Topic(fitting: .acknowledgementResult, .system)
+    public static let gatewayReceipt = Topic(fitting: .gatewayReceipt, .system)
 }

@@ -25,6 +25,15 @@ extension Topic {
         /// `{prefix}/_incidents/{w}`: the watchdog's retained ``IncidentState`` of one walker, for
         /// services and operators only.
         case incident
+        /// `{prefix}/_ladder/{w}`: the notifier's retained ``LadderState`` of the walker's latest
+        /// incident (who was told, who is on it), for `web` and operators only.
+        case ladder
+        /// `{prefix}/_acks/request`: `web` asks the notifier to record an ``AcknowledgementRequest``.
+        case acknowledgementRequest
+        /// `{prefix}/_acks/result`: the notifier's ``AcknowledgementResult``.
+        case acknowledgementResult
+        /// `{prefix}/_receipts/gateway`: a ``GatewayReceipt`` `web` read from the SMS gateway.
+        case gatewayReceipt
 
         /// What a topic of a kind is about, which decides where its ``path`` goes.
         public enum Scope: Hashable, Sendable {
@@ -59,6 +68,10 @@ extension Topic {
             case .accountErase: (.service, "_accounts/erase")
             case .accountErased: (.service, "_accounts/erased")
             case .incident: (.servicesAboutWalker, "_incidents")
+            case .ladder: (.servicesAboutWalker, "_ladder")
+            case .acknowledgementRequest: (.system, "_acks/request")
+            case .acknowledgementResult: (.system, "_acks/result")
+            case .gatewayReceipt: (.system, "_receipts/gateway")
             default: (.walker, rawValue)
             }
         }
@@ -84,7 +97,7 @@ extension Topic {
             .mapValues { kinds in Dictionary(uniqueKeysWithValues: kinds.map { ($0.path, $0) }) }
 
         /// The first levels of every topic not under a walker's own id (`_service`, `_rejected`,
-        /// `_accounts`, `_incidents`): a walker id may not be one, or a walker's topics could be
+        /// `_accounts`, `_incidents`, `_ladder`, `_acks`, `_receipts`): a walker id may not be one, or a walker's topics could be
         /// read as those.
         static let serviceLevels: Set<String> = Set(
             allCases.filter { $0.scope != .walker && $0.scope != .owntracks }
