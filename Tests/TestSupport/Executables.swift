@@ -8,7 +8,7 @@ public enum Executables {
             let candidate = URL(fileURLWithPath: directory).appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw HarnessError.notFound("\(name) (install it: apt-get install mosquitto)")
+        throw HarnessError.notFound("\(name) is not on PATH (.ci/run installs what the tests need)")
     }
 
     /// Where SwiftPM put this build's products: the test bundle sits beside the executables.
