@@ -27,6 +27,14 @@ public final class FakeSMSGateway: Sendable {
         public var held: Int
         public var hooks: [Hook]
         public var order: [String]
+        /// Status callbacks made, in order, with the HTTP status the callback URL answered.
+        public var callbacks: [Callback]?
+        public struct Callback: Decodable, Sendable {
+            public var url: String
+            public var to: String
+            public var status: String
+            public var http: Int
+        }
         public struct Hook: Decodable, Sendable { public var valid: Bool; public var escalation: String? }
     }
 
@@ -83,17 +91,31 @@ public final class FakeSMSGateway: Sendable {
     /// seconds; numbers in `hold` hang until `release`.
     public func control(
         failNext: Int? = nil, failFor: Double? = nil, status: Int? = nil, hold: [String]? = nil,
-        release: Bool = false
+        release: Bool = false, undeliverable: [String]? = nil
     ) async throws {
         var command: [String: Any] = ["release": release]
         if let failNext { command["fail_next"] = failNext }
         if let failFor { command["fail_for"] = failFor }
         if let status { command["fail_status"] = status }
         if let hold { command["hold"] = hold }
+        if let undeliverable { command["undeliverable"] = undeliverable }
         var request = URLRequest(url: URL(string: "\(baseURL)/_control")!)
         request.httpMethod = "POST"
         request.httpBody = try JSONSerialization.data(withJSONObject: command)
         _ = try await URLSession.shared.data(for: request)
+    }
+
+    /// What Twilio does when `from` texts the SafeWalk number: a signed, form-encoded POST of the
+    /// inbound message to `url` (the SMS webhook). Returns the webhook's HTTP status and body
+    /// (TwiML), which Twilio would text back.
+    public func textIn(from: String, body: String, to url: String) async throws -> (status: Int, body: String) {
+        var request = URLRequest(url: URL(string: "\(baseURL)/_inbound")!)
+        request.httpMethod = "POST"
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["url": url, "from": from, "body": body])
+        let (data, _) = try await URLSession.shared.data(for: request)
+        struct Answer: Decodable { var status: Int; var body: String }
+        let answer = try JSONDecoder().decode(Answer.self, from: data)
+        return (answer.status, answer.body)
     }
 
     public func shutdown() async {

@@ -2,17 +2,52 @@
 /// format (`POST /2010-04-01/Accounts/{sid}/Messages.json`, form-encoded `To`, `From`, `Body`,
 /// Basic auth, JSON error bodies with `code`, `message`, `more_info`, `status`), plus a webhook
 /// receiver that checks the HMAC signature with Python's own `hmac` module, and `/_control`,
-/// `/_stats` for the test. Python's `http.server` keeps it dependency-free.
+/// `/_stats` for the test. Like Twilio it calls a message's `StatusCallback` URL back with the
+/// delivery status (`delivered`, or `undelivered` with error 30003 for numbers set undeliverable)
+/// and can send an inbound text to a webhook (`/_inbound`), both form-encoded and signed with
+/// `X-Twilio-Signature` (HMAC-SHA1 of the URL and the sorted parameters, keyed with the auth
+/// token). Python's `http.server` keeps it dependency-free.
 enum FakeSMSGatewayScript {
     static let source = #"""
-        import base64, hashlib, hmac, json, sys, threading, time, urllib.parse
+        import base64, hashlib, hmac, json, ssl, sys, threading, time, urllib.parse, urllib.request
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
         PORT, SID, TOKEN, SECRET = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4].encode()
         lock = threading.Lock()
         release = threading.Event()
         state = {"fail_next": 0, "fail_status": 500, "fail_until": 0.0, "hold": [], "requests": {}, "accepted": {},
-                 "bodies": {}, "times": {}, "held": 0, "hooks": [], "order": []}
+                 "bodies": {}, "times": {}, "held": 0, "hooks": [], "order": [], "undeliverable": [],
+                 "callbacks": []}
+
+        def twilio_signature(url, params):
+            data = url + "".join(k + params[k] for k in sorted(params))
+            return base64.b64encode(hmac.new(TOKEN.encode(), data.encode(), hashlib.sha1).digest()).decode()
+
+        def signed_post(url, params):
+            data = urllib.parse.urlencode(params).encode()
+            request = urllib.request.Request(url, data=data, method="POST", headers={
+                "Content-Type": "application/x-www-form-urlencoded", "User-Agent": "TwilioProxy/1.1",
+                "X-Twilio-Signature": twilio_signature(url, params)})
+            context = ssl._create_unverified_context() if url.startswith("https:") else None
+            try:
+                with urllib.request.urlopen(request, timeout=10, context=context) as response:
+                    return response.status, response.read().decode()
+            except urllib.error.HTTPError as e:
+                return e.code, e.read().decode()
+            except Exception as e:
+                return 0, str(e)
+
+        def call_back(url, sid, to, sender):
+            with lock:
+                bad = to in state["undeliverable"]
+            params = {"AccountSid": SID, "ApiVersion": "2010-04-01", "From": sender, "MessageSid": sid,
+                      "MessageStatus": "undelivered" if bad else "delivered", "SmsSid": sid,
+                      "SmsStatus": "undelivered" if bad else "delivered", "To": to}
+            if bad:
+                params["ErrorCode"] = "30003"
+            status, _ = signed_post(url, params)
+            with lock:
+                state["callbacks"].append({"url": url, "to": to, "status": params["MessageStatus"], "http": status})
 
         def error(status, code, message):
             return status, {"code": code, "message": message,
@@ -42,7 +77,7 @@ enum FakeSMSGatewayScript {
             def do_GET(self):
                 if self.path == "/_stats":
                     with lock:
-                        return self.reply(200, {k: state[k] for k in ("requests", "accepted", "bodies", "times", "held", "hooks", "order")})
+                        return self.reply(200, {k: state[k] for k in ("requests", "accepted", "bodies", "times", "held", "hooks", "order", "callbacks")})
                 self.reply(*error(404, 20404, "The requested resource was not found"))
 
             def do_POST(self):
@@ -50,7 +85,7 @@ enum FakeSMSGatewayScript {
                 if self.path == "/_control":
                     command = json.loads(raw)
                     with lock:
-                        for key in ("fail_next", "fail_status", "hold"):
+                        for key in ("fail_next", "fail_status", "hold", "undeliverable"):
                             if key in command:
                                 state[key] = command[key]
                         if "fail_for" in command:
@@ -58,6 +93,14 @@ enum FakeSMSGatewayScript {
                     if command.get("release"):
                         release.set()
                     return self.reply(200, {"ok": True})
+                if self.path == "/_inbound":
+                    command = json.loads(raw)
+                    params = {"AccountSid": SID, "ApiVersion": "2010-04-01", "Body": command["body"],
+                              "From": command["from"], "MessageSid": "SM%032x" % int(time.time() * 1e6),
+                              "NumMedia": "0", "NumSegments": "1", "SmsStatus": "received",
+                              "To": command.get("to", "+15125550100")}
+                    status, text = signed_post(command["url"], params)
+                    return self.reply(200, {"status": status, "body": text})
                 if self.path == "/hook":
                     expected = "sha256=" + hmac.new(SECRET, raw, hashlib.sha256).hexdigest()
                     valid = hmac.compare_digest(expected, self.headers.get("X-SafeWalk-Signature-256", ""))
@@ -97,6 +140,10 @@ enum FakeSMSGatewayScript {
                     state["bodies"].setdefault(to, []).append(body)
                     state["times"].setdefault(to, []).append(time.time())
                     n = sum(state["accepted"].values())
+                callback = form.get("StatusCallback", [""])[0]
+                if callback:
+                    threading.Thread(target=call_back, daemon=True,
+                                     args=(callback, "SM%032d" % n, to, form.get("From", [""])[0])).start()
                 self.reply(201, {"sid": "SM%032d" % n, "account_sid": SID, "to": to, "from": form.get("From", [""])[0],
                                  "body": body, "status": "queued", "num_segments": "1", "error_code": None,
                                  "error_message": None, "api_version": "2010-04-01"})
