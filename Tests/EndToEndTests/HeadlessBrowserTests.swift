@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The browser the page tests drive is real: Chromium runs the page's own script, and a click is a
 /// click. Proven here on a page with nothing of ours in it, so a failure of a page test is the
@@ -11,7 +11,8 @@ import TestSupport
         do {
             let page =
                 "<!doctype html><title>t</title><button id=b onclick=\"this.textContent='pressed'\">press</button>"
-            try await browser.open("data:text/html," + page.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+            try await browser.open(
+                "data:text/html," + page.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
             #expect(try await browser.text("#b") == "press")
             try await browser.click("#b")
             try await browser.waitUntil("document.querySelector('#b').textContent === 'pressed'", "the click")

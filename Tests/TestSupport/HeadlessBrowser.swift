@@ -76,7 +76,8 @@ public final class HeadlessBrowser: Sendable {
 
     /// The `textContent` of the first element matching `selector` (nil when none does).
     public func text(_ selector: String) async throws -> String? {
-        try await evaluate("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;", [selector])
+        try await evaluate(
+            "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;", [selector])
             as? String
     }
 
