@@ -32,6 +32,9 @@ extension ServiceStack {
             "SAFEWALK_PUBLIC_MQTT_HOST": "127.0.0.1", "SAFEWALK_PUBLIC_MQTT_PORT": "\(broker.port)",
             "SAFEWALK_PUBLIC_MQTT_TLS": "false",
         ].merging(webSettings) { $1 }
+        // The stack's public address is its web: links in texts (the notifier) and the URLs the SMS
+        // gateway signs (web) name it.
+        let environment = ["SAFEWALK_PUBLIC_URL": "http://127.0.0.1:\(httpPort)"].merging(environment) { $1 }
         return try await start(
             accountServices + services, on: broker, environment: environment, settings: [.web: web],
             httpPorts: [.web: httpPort], openMetricsPorts: openMetricsPorts)
@@ -54,6 +57,9 @@ extension ServiceStack {
         }
         await stack.stop()
     }
+
+    /// `SAFEWALK_PUBLIC_URL` of this stack: web on its loopback port.
+    public var publicURL: String { "http://127.0.0.1:\(httpPorts[.web] ?? 0)" }
 
     /// A client of web's API, speaking for `address` (a fresh one by default).
     public func web(from address: String = WebClient.someAddress()) -> WebClient {

@@ -1,6 +1,7 @@
 import Foundation
 import SafeWalkCore
 import SafeWalkMQTT
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -20,7 +21,12 @@ public final class ServiceStack: Sendable {
     public static func password(for user: String) -> String { "pw-\(user)" }
 
     public let broker: MosquittoBroker
-    public let processes: [ServiceName: ChildProcess]
+    /// The running process of each member (a member killed and restarted by
+    /// ``killAndRestart(_:)`` has its new process here).
+    public var processes: [ServiceName: ChildProcess] { running.withLock { $0 } }
+    private let running: Mutex<[ServiceName: ChildProcess]>
+    /// Each member's whole environment, so a restart runs it exactly as before.
+    private let environments: [ServiceName: [String: String]]
     /// Logged in as `operator`: reads every topic, writes none.
     public let observer: MQTTClient
     /// Each service's own `/metrics` port; empty unless `start` was asked to open them.
@@ -29,11 +35,12 @@ public final class ServiceStack: Sendable {
     public let httpPorts: [ServiceName: Int]
 
     private init(
-        broker: MosquittoBroker, processes: [ServiceName: ChildProcess], observer: MQTTClient,
-        metricsPorts: [ServiceName: Int], httpPorts: [ServiceName: Int]
+        broker: MosquittoBroker, processes: [ServiceName: ChildProcess], environments: [ServiceName: [String: String]],
+        observer: MQTTClient, metricsPorts: [ServiceName: Int], httpPorts: [ServiceName: Int]
     ) {
         self.broker = broker
-        self.processes = processes
+        self.running = Mutex(processes)
+        self.environments = environments
         self.observer = observer
         self.metricsPorts = metricsPorts
         self.httpPorts = httpPorts
@@ -72,6 +79,7 @@ public final class ServiceStack: Sendable {
         openMetricsPorts: Bool
     ) async throws -> ServiceStack {
         var processes: [ServiceName: ChildProcess] = [:]
+        var environments: [ServiceName: [String: String]] = [:]
         var observer: MQTTClient?
         do {
             let operatorClient = try await broker.client(
@@ -86,9 +94,9 @@ public final class ServiceStack: Sendable {
                     "SAFEWALK_MQTT_PASSWORD": password(for: member.rawValue),
                 ]
                 if let port = ports[member] { own["SAFEWALK_METRICS_PORT"] = "\(port)" }
+                environments[member] = own.merging(environment) { $1 }.merging(settings[member] ?? [:]) { $1 }
                 processes[member] = try ServiceProcess.start(
-                    member, broker: broker,
-                    environment: own.merging(environment) { $1 }.merging(settings[member] ?? [:]) { $1 })
+                    member, broker: broker, environment: environments[member] ?? [:])
             }
             try await withTimeout(60, "\(members.map(\.rawValue)) online") {
                 var online = Set<String>()
@@ -105,8 +113,8 @@ public final class ServiceStack: Sendable {
                 try await eventually("\(member) on port \(port)", within: 20) { Loopback.isAccepting(port: port) }
             }
             return ServiceStack(
-                broker: broker, processes: processes, observer: operatorClient, metricsPorts: ports,
-                httpPorts: httpPorts)
+                broker: broker, processes: processes, environments: environments, observer: operatorClient,
+                metricsPorts: ports, httpPorts: httpPorts)
         } catch {
             // Read the logs before stopping: a half-started stack must not outlive the test either.
             let logs = Self.logs(of: processes)
@@ -156,6 +164,33 @@ public final class ServiceStack: Sendable {
     private static func logs(of processes: [ServiceName: ChildProcess]) -> String {
         processes.sorted { $0.key.rawValue < $1.key.rawValue }
             .map { "----- \($0.key) -----\n\($0.value.output.suffix(4000))" }.joined(separator: "\n")
+    }
+
+    /// SIGKILLs `member` (no clean stop: whatever it had not committed is gone) and starts it again
+    /// on the same data directory with the same settings, as a supervisor would; returns once it
+    /// reports `online` again (and its HTTP port, if it has one, accepts connections).
+    public func killAndRestart(_ member: ServiceName) async throws {
+        guard let old = processes[member], let environment = environments[member],
+            let data = dataDirectory(of: member)
+        else { throw HarnessError.notFound("\(member) is not in this stack") }
+        let statuses = try await observer.subscribe("safewalk/_service/\(member.rawValue)", qos: .atLeastOnce)
+        old.signal(SIGKILL)
+        _ = try await old.waitForExit(within: 10)
+        let new = try ServiceProcess.start(member, broker: broker, environment: environment, dataDirectory: data)
+        running.withLock { $0[member] = new }
+        // The retained `online` of the killed process comes first, then its Last Will's `offline`,
+        // then the new process's `online`.
+        try await withTimeout(60, "\(member) online again") {
+            var sawOffline = false
+            for await message in statuses {
+                if message.string == "offline" { sawOffline = true }
+                if sawOffline && message.string == "online" { break }
+            }
+        }
+        statuses.cancel()
+        if let port = httpPorts[member] {
+            try await eventually("\(member) on port \(port)", within: 20) { Loopback.isAccepting(port: port) }
+        }
     }
 
     /// SIGTERM to every service (a clean stop, as in production), then the observer and the broker.
