@@ -105,6 +105,14 @@ let e2eLoadBench = Target.executableTarget(
     dependencies: ["TestSupport", "BenchSupport", "CompanionChatKit", grdb, argumentParser] + shared,
     path: "Benchmarks/e2e-load", exclude: ["RESULTS.md"], swiftSettings: production)
 
+/// Contacts' live pages under load (issue 18): the real `web` on the secured broker with many open
+/// pages; fix-to-page latency beside the broker's own. `swift build -c release --product web
+/// --product pages-bench` first.
+let pagesBench = Target.executableTarget(
+    name: "pages-bench",
+    dependencies: ["TestSupport", "BenchSupport", argumentParser, httpClient] + shared,
+    path: "Benchmarks/pages", swiftSettings: production)
+
 let package = Package(
     name: "SafeWalk",
     platforms: [.macOS(.v15)],
@@ -188,5 +196,5 @@ let package = Package(
                     dependencies: ["watchdog-bench", "location-ingest-bench", "e2e-load-bench", "web-bench", "BenchSupport",
                                    argumentParser],
                     swiftSettings: strict),
-    ] + serviceTargets + benchmarkTargets + [e2eLoadBench] + webTargets
+    ] + serviceTargets + benchmarkTargets + [e2eLoadBench, pagesBench] + webTargets
 )
