@@ -10,6 +10,10 @@ public enum APIError: Error, Hashable, Sendable {
     case malformedJSON
     /// The body is not UTF-8.
     case invalidUTF8
+    /// A form body that is not valid URL encoding, or lacks a field it needs.
+    case malformedForm
+    /// A webhook whose gateway signature is missing or wrong.
+    case badSignature
     /// The body is larger than the limit (bytes).
     case tooLarge(limit: Int)
     /// Anything but `application/json` where a body is read.
@@ -42,7 +46,8 @@ public enum APIError: Error, Hashable, Sendable {
             case .incorrect: .forbidden
             default: .badRequest
             }
-        case .malformedJSON, .invalidUTF8: .badRequest
+        case .malformedJSON, .invalidUTF8, .malformedForm: .badRequest
+        case .badSignature: .forbidden
         case .tooLarge: .contentTooLarge
         case .unsupportedMediaType: .unsupportedMediaType
         case .notFound: .notFound
@@ -61,6 +66,8 @@ public enum APIError: Error, Hashable, Sendable {
         case .field(let error): error.reason.rawValue
         case .malformedJSON: "malformedJSON"
         case .invalidUTF8: "invalidUTF8"
+        case .malformedForm: "malformedForm"
+        case .badSignature: "badSignature"
         case .tooLarge: "tooLarge"
         case .unsupportedMediaType: "unsupportedMediaType"
         case .notFound: "notFound"

@@ -5,8 +5,10 @@ extension APIError {
         case .field(let error): error.message
         case .malformedJSON: "The request body must be one JSON object."
         case .invalidUTF8: "The request body must be UTF-8."
+        case .malformedForm: "The form is not valid or lacks a field."
+        case .badSignature: "The request's signature is missing or wrong."
         case .tooLarge(let limit): "The request body must be at most \(limit) bytes."
-        case .unsupportedMediaType: "Send the body as application/json."
+        case .unsupportedMediaType: "Send the body as application/json (a form where a form is expected)."
         case .notFound: "There is nothing here."
         case .rateLimited: "Too many attempts. Try again later."
         case .badCredentials: "The username or password is wrong."

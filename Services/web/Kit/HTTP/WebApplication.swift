@@ -13,20 +13,27 @@ public enum WebApplication {
     /// At most this many connections at once; more wait in the listen backlog.
     public static let maxConnections = 1_000
 
-    public static func router(accounts: Accounts) -> Router<WebRequestContext> {
+    public static func router(accounts: Accounts, live: LivePages? = nil) -> Router<WebRequestContext> {
         let router = Router(context: WebRequestContext.self)
         router.add(middleware: RejectionMiddleware(logger: accounts.logger))
-        let handlers = WebHandlers(accounts: accounts)
+        let files = StaticFiles(
+            leafletDirectory: accounts.settings.live.tiles == nil ? nil : accounts.settings.live.leafletDirectory,
+            logger: accounts.logger)
+        let handlers = WebHandlers(accounts: accounts, live: live, files: files)
         for route in WebRoute.allCases {
             router.on(route.routerPath, method: route.method) { request, context in
                 try await handlers.respond(to: route, request, context)
             }
         }
+        // Not part of the API (docs/services/web.md): the page's files, and a clear 405 for a GET
+        // on the button's address.
+        router.get("/static/**") { request, context in try handlers.staticFile(request, context) }
+        router.get(WebRoute.acknowledge.routerPath) { _, _ in handlers.acknowledgeByGet() }
         return router
     }
 
     public static func make(
-        accounts: Accounts, services: [any Service] = [],
+        accounts: Accounts, live: LivePages? = nil, services: [any Service] = [],
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) throws(ConfigurationError) -> Application<RouterResponder<WebRequestContext>> {
         let settings = accounts.settings
@@ -43,7 +50,7 @@ public enum WebApplication {
                 .http1(configuration: http1)
             }
         return Application(
-            router: router(accounts: accounts), server: server,
+            router: router(accounts: accounts, live: live), server: server,
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: nil,
                 availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),

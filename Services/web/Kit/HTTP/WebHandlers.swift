@@ -4,6 +4,9 @@ import SafeWalkCore
 /// What each ``WebRoute`` does: read the request, call ``Accounts``, write the answer.
 struct WebHandlers: Sendable {
     let accounts: Accounts
+    /// The live pages and the gateway's callbacks; nil serves them as 404 (tests of accounts).
+    let live: LivePages?
+    let files: StaticFiles
     var settings: WebSettings { accounts.settings }
     var sessions: SessionGuard { SessionGuard(accounts: accounts) }
 
@@ -60,10 +63,15 @@ struct WebHandlers: Sendable {
             }
             response.setCookie(SessionCookie.expired())
             return response
+        case .livePage: return try await livePage(request, context)
+        case .liveEvents: return try await liveEvents(request, context)
+        case .acknowledge: return try await acknowledge(request, context)
+        case .smsInbound: return try await smsInbound(request)
+        case .smsStatus: return try await smsStatus(request)
         }
     }
 
-    private func client(_ request: Request, _ context: WebRequestContext) -> String {
+    func client(_ request: Request, _ context: WebRequestContext) -> String {
         let forwarded = request.headers.filter { $0.name.canonicalName == "x-forwarded-for" }.map(\.value)
         return ClientAddress.resolve(
             peer: context.peer, forwardedFor: forwarded, trustedProxies: settings.trustedProxies)

@@ -4,13 +4,17 @@ import Hummingbird
 /// checks that docs/openapi.json documents exactly these (paths in OpenAPI's `{user}` form).
 public enum WebRoute: String, CaseIterable, Hashable, Sendable {
     case signUp, signIn, signOut, changePassword, ownTracks, deleteAccount
+    /// A contact's live page, its event stream and its "I'm on it" button.
+    case livePage, liveEvents, acknowledge
+    /// The SMS gateway's webhooks (Twilio's inbound message and status callback).
+    case smsInbound, smsStatus
 
     public var method: HTTPRequest.Method {
         switch self {
-        case .signUp, .signIn: .post
+        case .signUp, .signIn, .acknowledge, .smsInbound, .smsStatus: .post
         case .signOut, .deleteAccount: .delete
         case .changePassword: .put
-        case .ownTracks: .get
+        case .ownTracks, .livePage, .liveEvents: .get
         }
     }
 
@@ -22,19 +26,25 @@ public enum WebRoute: String, CaseIterable, Hashable, Sendable {
         case .changePassword: "/v1/accounts/{user}/password"
         case .ownTracks: "/v1/accounts/{user}/owntracks"
         case .deleteAccount: "/v1/accounts/{user}"
+        case .livePage: "/i/{token}"
+        case .liveEvents: "/i/{token}/events"
+        case .acknowledge: "/i/{token}/ack"
+        case .smsInbound: "/v1/gateway/sms/inbound"
+        case .smsStatus: "/v1/gateway/sms/status"
         }
     }
 
-    /// As Hummingbird's router writes it (`:user`).
+    /// As Hummingbird's router writes it (`:user`, `:token`).
     var routerPath: RouterPath {
-        RouterPath(path.replacingOccurrences(of: "{user}", with: ":user"))
+        RouterPath(
+            path.replacingOccurrences(of: "{user}", with: ":user").replacingOccurrences(of: "{token}", with: ":token"))
     }
 
     /// Routes that act for a signed-in account: the session cookie and `X-CSRF-Token` are
     /// required, and `{user}` must be the session's account.
     public var needsSession: Bool {
         switch self {
-        case .signUp, .signIn: false
+        case .signUp, .signIn, .livePage, .liveEvents, .acknowledge, .smsInbound, .smsStatus: false
         case .signOut, .changePassword, .ownTracks, .deleteAccount: true
         }
     }

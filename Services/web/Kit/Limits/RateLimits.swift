@@ -16,6 +16,10 @@ public struct RateLimits: Hashable, Sendable {
         /// `GET /v1/accounts/{user}/owntracks`, by account: each one makes broker-admin replace the
         /// device login, so a signed-in script must not keep it busy.
         case deviceSetupPerAccount
+        /// `GET /i/{token}`, its events and its button, by client address: a token has 128 random
+        /// bits, so this is about load, not guessing (a page, its stream and a reconnect or two a
+        /// minute is what a contact needs).
+        case pagePerAddress
     }
 
     public var rules: [Scope: RateRule]
@@ -28,12 +32,13 @@ public struct RateLimits: Hashable, Sendable {
         signInPerAddress: RateRule = .init(burst: 20, per: .seconds(60)),
         signInPerAccount: RateRule = .init(burst: 10, per: .seconds(300)),
         deviceSetupPerAccount: RateRule = .init(burst: 10, per: .seconds(600)),
+        pagePerAddress: RateRule = .init(burst: 60, per: .seconds(60)),
         maxKeys: Int = 50_000
     ) {
         rules = [
             .signUpPerAddress: signUpPerAddress, .signUpPerAccount: signUpPerAccount,
             .signInPerAddress: signInPerAddress, .signInPerAccount: signInPerAccount,
-            .deviceSetupPerAccount: deviceSetupPerAccount,
+            .deviceSetupPerAccount: deviceSetupPerAccount, .pagePerAddress: pagePerAddress,
         ]
         self.maxKeys = maxKeys
     }

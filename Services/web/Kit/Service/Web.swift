@@ -27,6 +27,15 @@ public enum Web {
                 hasher: PasswordHasher(rounds: settings.passwordRounds), limit: settings.passwordQueue),
             keeper: keeper, eraser: eraser, gate: RateGate(limits: settings.limits, clock: ContinuousClock()),
             settings: settings, logger: context.logger)
-        return [ErasureResumer(accounts: accounts), try WebApplication.make(accounts: accounts)]
+        let live = try await LivePages.connect(
+            bus: context.bus, prefix: context.configuration.topicPrefix, database: database, settings: settings.live,
+            logger: context.logger)
+        if settings.live.twilioAuthToken == nil {
+            context.logger.notice("SAFEWALK_TWILIO_AUTH_TOKEN is not set: the SMS gateway routes answer 404")
+        }
+        if settings.live.publicURL == nil {
+            context.logger.notice("SAFEWALK_PUBLIC_URL is not set")
+        }
+        return [ErasureResumer(accounts: accounts), live, try WebApplication.make(accounts: accounts, live: live)]
     }
 }

@@ -35,6 +35,8 @@ public struct WebSettings: Sendable {
     public var eraseWait: Duration = .seconds(10)
     /// `SAFEWALK_ERASE_RETRY` [5 s]: how often unfinished erasures are asked again.
     public var eraseRetry: Duration = .seconds(5)
+    /// The live pages and the SMS gateway (``LiveSettings``).
+    public var live = LiveSettings()
 
     public struct TLSFiles: Hashable, Sendable {
         public var certificate: String
@@ -70,13 +72,15 @@ public struct WebSettings: Sendable {
             signInPerAddress: try Self.rule(env, "SAFEWALK_RATE_SIGNIN_PER_ADDRESS", limits, .signInPerAddress),
             signInPerAccount: try Self.rule(env, "SAFEWALK_RATE_SIGNIN_PER_ACCOUNT", limits, .signInPerAccount),
             deviceSetupPerAccount: try Self.rule(
-                env, "SAFEWALK_RATE_DEVICE_SETUP_PER_ACCOUNT", limits, .deviceSetupPerAccount))
+                env, "SAFEWALK_RATE_DEVICE_SETUP_PER_ACCOUNT", limits, .deviceSetupPerAccount),
+            pagePerAddress: try Self.rule(env, "SAFEWALK_RATE_PAGE_PER_ADDRESS", limits, .pagePerAddress))
         passwordRounds = try env.integer(
             "SAFEWALK_PASSWORD_ROUNDS", default: passwordRounds, in: PasswordHasher.defaultRounds...10_000_000)
         passwordQueue = try env.integer("SAFEWALK_PASSWORD_QUEUE", default: passwordQueue, in: 1...10_000)
         commandWait = .seconds(try env.seconds("SAFEWALK_BROKER_ADMIN_WAIT", default: 5))
         eraseWait = .seconds(try env.seconds("SAFEWALK_ERASE_WAIT", default: 10))
         eraseRetry = .seconds(try env.seconds("SAFEWALK_ERASE_RETRY", default: 5))
+        live = try LiveSettings(environment: env)
     }
 
     /// `N/S`: N attempts per S seconds.

@@ -3,7 +3,8 @@ import GRDB
 import Logging
 import SafeWalkStorage
 
-/// web's SQLite file (`web.sqlite`): accounts, sessions and the durable erasure jobs. Only the
+/// web's SQLite file (`web.sqlite`): accounts, sessions, the durable erasure jobs, the live pages
+/// it has seen and its own keys. Only the
 /// web service opens it.
 ///
 /// Every access is async, so it waits on GRDB's queue rather than on a cooperative thread. A write
@@ -54,6 +55,27 @@ public final class WebDatabase: Sendable {
                         remaining TEXT NOT NULL,
                         started_at REAL NOT NULL,
                         attempts INTEGER NOT NULL DEFAULT 0
+                    );
+                    """)
+        }
+        migrator.registerMigration("v2-pages") { db in
+            // Pages web has seen on `_ladder/{w}`, by their token's digest (never the token), so
+            // a page that was revoked or closed stays dead across restarts; and web's own keys.
+            try db.execute(
+                sql: """
+                    CREATE TABLE pages (
+                        digest TEXT NOT NULL PRIMARY KEY,
+                        walker TEXT NOT NULL,
+                        incident TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        closed_at REAL,
+                        revoked INTEGER NOT NULL DEFAULT 0,
+                        seen_at REAL NOT NULL
+                    );
+                    CREATE INDEX pages_by_walker ON pages(walker);
+                    CREATE TABLE keys (
+                        name TEXT NOT NULL PRIMARY KEY,
+                        secret BLOB NOT NULL
                     );
                     """)
         }

@@ -1,0 +1,40 @@
+import Foundation
+import Logging
+
+/// The files web serves under `/static/`: its page script and style, and Debian's libjs-leaflet
+/// (`SAFEWALK_LEAFLET_DIR`). Read once at start into memory: only files that were there are ever
+/// served, so no request path can reach anything else on disk.
+public struct StaticFiles: Sendable {
+    public struct File: Sendable {
+        public var type: String
+        public var bytes: [UInt8]
+        /// The same file gzipped, when the directory has one (`leaflet.min.js.gz`).
+        public var gzipped: [UInt8]?
+    }
+
+    public private(set) var files: [String: File] = [:]
+
+    public init(leafletDirectory: String?, logger: Logger) {
+        files["live.js"] = File(type: "text/javascript; charset=utf-8", bytes: Array(PageScript.javaScript.utf8))
+        files["live.css"] = File(type: "text/css; charset=utf-8", bytes: Array(PageScript.css.utf8))
+        guard let leafletDirectory else { return }
+        let base = URL(fileURLWithPath: leafletDirectory)
+        let wanted: [(String, String)] = [
+            ("leaflet.min.js", "text/javascript; charset=utf-8"), ("leaflet.css", "text/css; charset=utf-8"),
+            ("images/marker-icon.png", "image/png"), ("images/marker-icon-2x.png", "image/png"),
+            ("images/marker-shadow.png", "image/png"), ("images/layers.png", "image/png"),
+            ("images/layers-2x.png", "image/png"),
+        ]
+        for (name, type) in wanted {
+            guard let data = FileManager.default.contents(atPath: base.appendingPathComponent(name).path) else {
+                logger.warning("leaflet file missing: the page shows coordinates only", metadata: ["file": "\(name)"])
+                continue
+            }
+            let gzipped = FileManager.default.contents(atPath: base.appendingPathComponent(name + ".gz").path)
+            files["leaflet/" + name] = File(type: type, bytes: Array(data), gzipped: gzipped.map(Array.init))
+        }
+    }
+
+    /// Whether the map can be drawn at all.
+    public var hasLeaflet: Bool { files["leaflet/leaflet.min.js"] != nil && files["leaflet/leaflet.css"] != nil }
+}
