@@ -16,12 +16,12 @@ public final class DeliveryLedger: Sendable {
     public init(pool: DatabasePool) { self.pool = pool }
 
     /// A transaction in its own task, which does not inherit the caller's cancellation.
-    private func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await Task { [pool] in try await pool.write(updates) }.value
     }
 
     /// A read in its own task, for the same reason: shutting down never turns into "unreadable".
-    private func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await Task { [pool] in try await pool.read(value) }.value
     }
 
@@ -54,22 +54,30 @@ public final class DeliveryLedger: Sendable {
         let eventJSON = try SafeWalkJSON.encode(event)
         let planJSON = try SafeWalkJSON.encode(plan)
         return try await write { db in
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM escalation WHERE id = ?", arguments: [event.id]) == true {
-                return false
-            }
-            try db.execute(
-                sql: "INSERT INTO escalation (id, walker, event, plan, receivedAt, done) VALUES (?, ?, ?, ?, ?, 0)",
-                arguments: [event.id, event.walker.rawValue, eventJSON, planJSON, now])
-            for (channel, target) in targets {
-                try db.execute(
-                    sql: """
-                        INSERT OR IGNORE INTO delivery (escalationId, channel, targetKey, display, address, refusal,
-                            state, attempts, receipted, updatedAt) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, 0, ?)
-                        """,
-                    arguments: [event.id, channel, target.key, target.display, target.address, target.refusal, now])
-            }
-            return true
+            try Self.insert(db, event, eventJSON: eventJSON, planJSON: planJSON, targets: targets, now: now)
         }
+    }
+
+    /// ``admit(_:plan:targets:now:)`` inside a caller's transaction (a ladder step's).
+    static func insert(
+        _ db: Database, _ event: EscalationEvent, eventJSON: Data, planJSON: Data,
+        targets: [(channel: String, target: DeliveryTarget)], now: Double
+    ) throws -> Bool {
+        if try Bool.fetchOne(db, sql: "SELECT 1 FROM escalation WHERE id = ?", arguments: [event.id]) == true {
+            return false
+        }
+        try db.execute(
+            sql: "INSERT INTO escalation (id, walker, event, plan, receivedAt, done) VALUES (?, ?, ?, ?, ?, 0)",
+            arguments: [event.id, event.walker.rawValue, eventJSON, planJSON, now])
+        for (channel, target) in targets {
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO delivery (escalationId, channel, targetKey, display, address, refusal,
+                        state, attempts, receipted, updatedAt) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, 0, ?)
+                    """,
+                arguments: [event.id, channel, target.key, target.display, target.address, target.refusal, now])
+        }
+        return true
     }
 
     /// Deletes every escalation of `walker` and its deliveries in one transaction (an erasure);
@@ -77,6 +85,7 @@ public final class DeliveryLedger: Sendable {
     /// their escalation's id, first (they reference it).
     public func erase(_ walker: WalkerID) async throws {
         try await write { db in
+            try Self.eraseLadders(db, walker)
             try db.execute(
                 sql: "DELETE FROM delivery WHERE escalationId IN (SELECT id FROM escalation WHERE walker = ?)",
                 arguments: [walker.rawValue])

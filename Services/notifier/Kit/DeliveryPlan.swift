@@ -22,14 +22,29 @@ public struct DeliveryPlan: Codable, Hashable, Sendable {
     /// stored before it existed, which were all visible.
     public var hiddenFromDevice: Bool?
 
+    /// The channels this job goes out on (a ladder step reaches some of them: tier 2 is texts
+    /// only); nil, as in every plan stored before the ladder, is all of them.
+    public var channels: [String]?
+    /// The incident's short reply code ("Reply OK 4821"), on texts that ask for an answer.
+    public var code: String?
+    /// The dispatch webhook's own page token: its body carries only this page, never another's.
+    public var dispatchPage: String?
+
     /// Whether the device channel may alert the walker's own phone about this escalation.
     public var deviceMayKnow: Bool { hiddenFromDevice != true }
+
+    /// Whether `channel` takes part in this job.
+    public func reaches(_ channel: String) -> Bool { channels?.contains(channel) ?? true }
 
     public struct Recipient: Codable, Hashable, Sendable {
         public var contactID: String
         public var name: String
         /// E.164-style normalised number.
         public var phone: String
+        /// Their live page's token (a secret: never logged, never in another's message).
+        public var page: String?
+        /// The reference in this text's status callback, naming it in a gateway receipt.
+        public var ref: String?
     }
 
     public struct Undialable: Codable, Hashable, Sendable {

@@ -32,6 +32,7 @@ extension DeliveryLedger {
                     );
                     """)
         }
+        registerLadder(&migrator)
         return migrator
     }
 }

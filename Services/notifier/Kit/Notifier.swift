@@ -47,8 +47,11 @@ public enum Notifier {
             switch name {
             case "device": DeviceChannel(bus: bus, prefix: prefix)
             case "log": LogChannel(logger: logger)
-            case "sms-http": settings.sms.map { SMSHTTPChannel(configuration: $0) }
-            case "webhook": settings.webhook.map { WebhookChannel(url: $0.url, secret: $0.secret, timeout: $0.timeout) }
+            case "sms-http": settings.sms.map { SMSHTTPChannel(configuration: $0, publicURL: settings.publicURL) }
+            case "webhook":
+                settings.webhook.map {
+                    WebhookChannel(url: $0.url, secret: $0.secret, timeout: $0.timeout, publicURL: settings.publicURL)
+                }
             default: nil
             }
         }

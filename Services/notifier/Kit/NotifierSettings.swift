@@ -15,6 +15,12 @@ public struct NotifierSettings: Sendable {
     public var contactsSettle: Double
     public var sms: SMSGatewayConfiguration?
     public var webhook: (url: String, secret: String, timeout: Double)?
+    /// The escalation ladder's waits (`SAFEWALK_LADDER_*`).
+    public var ladder: LadderSettings
+    /// The ladder tier at which the webhook (the dispatch centre) is told.
+    public var webhookTier: LadderTier
+    /// Where contacts' live pages are served (`{public}/i/{token}`); without it texts carry no link.
+    public var publicURL: String?
 
     public init(_ env: EnvironmentReader) throws(ConfigurationError) {
         channels = env.list("SAFEWALK_CHANNELS", default: ["device", "log"]).map { $0.lowercased() }
@@ -54,6 +60,35 @@ public struct NotifierSettings: Sendable {
             }
             webhook = (url, secret, try env.seconds("SAFEWALK_WEBHOOK_TIMEOUT", default: 10))
         }
+        ladder = try Self.ladder(env)
+        let tier = try env.integer("SAFEWALK_WEBHOOK_TIER", default: 3, in: 1...3)
+        webhookTier = LadderTier(rawValue: tier) ?? .dispatch
+        publicURL = try Self.publicURL(env)
+    }
+
+    static func ladder(_ env: EnvironmentReader) throws(ConfigurationError) -> LadderSettings {
+        func wait(_ name: String, _ fallback: Double) throws(ConfigurationError) -> Duration {
+            // `seconds` refuses 0: a zero wait would make a step due again at once, for ever.
+            .milliseconds(Int64(try env.seconds(name, default: fallback) * 1000))
+        }
+        return LadderSettings(
+            tierTwoWait: [
+                .red: try wait("SAFEWALK_LADDER_TIER2_RED", 120), .amber: try wait("SAFEWALK_LADDER_TIER2_AMBER", 600),
+            ],
+            tierThreeWait: [
+                .red: try wait("SAFEWALK_LADDER_TIER3_RED", 120), .amber: try wait("SAFEWALK_LADDER_TIER3_AMBER", 600),
+            ],
+            reminderInterval: try wait("SAFEWALK_LADDER_REMINDER", 300),
+            resumeAfterAcknowledgement: try wait("SAFEWALK_LADDER_RESUME", 600))
+    }
+
+    static func publicURL(_ env: EnvironmentReader) throws(ConfigurationError) -> String? {
+        guard let raw = env.string("SAFEWALK_PUBLIC_URL") else { return nil }
+        guard raw.hasPrefix("http://") || raw.hasPrefix("https://"), !raw.contains("?"), !raw.contains("#") else {
+            throw .invalid(
+                name: "SAFEWALK_PUBLIC_URL", value: raw, expected: "an http:// or https:// base URL such as https://safewalk.example")
+        }
+        return raw.hasSuffix("/") ? String(raw.dropLast()) : raw
     }
 
     static func sms(_ env: EnvironmentReader) throws(ConfigurationError) -> SMSGatewayConfiguration {

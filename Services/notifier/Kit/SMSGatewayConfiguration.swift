@@ -8,6 +8,10 @@ import SafeWalkCore
 ///     SAFEWALK_SMS_URL=https://api.twilio.com/2010-04-01/Accounts/AC123/Messages.json
 ///     SAFEWALK_SMS_USER=AC123   SAFEWALK_SMS_PASSWORD=<auth token>
 ///     SAFEWALK_SMS_TEMPLATE=From=%2B15125550100&To={phone}&Body={message}
+///
+/// `{callback}` is the text's status-callback URL, `{public}/v1/gateway/sms/status?ref={ref}`
+/// (`SAFEWALK_PUBLIC_URL`; empty without it), so that `web` can hand the gateway's delivery
+/// report back to the notifier; for Twilio add `&StatusCallback={callback}` to the template.
 public struct SMSGatewayConfiguration: Sendable, Hashable {
     public enum Format: String, Sendable, Hashable { case form, json }
 
@@ -60,8 +64,10 @@ public struct SMSRequest: Hashable, Sendable {
 extension SMSGatewayConfiguration {
     /// The request for one recipient. Placeholders are escaped for where they land:
     /// percent-encoded in the URL and form bodies, JSON-escaped in JSON bodies.
-    public func request(phone: String, message: String) -> SMSRequest {
-        let url = Self.fill(self.url, phone: PercentEncoding.encode(phone), message: PercentEncoding.encode(message))
+    public func request(phone: String, message: String, callback: String = "") -> SMSRequest {
+        let url = Self.fill(
+            self.url, phone: PercentEncoding.encode(phone), message: PercentEncoding.encode(message),
+            callback: PercentEncoding.encode(callback))
         var headers: [String: String] = [:]
         var body: Data?
         if method != "GET" && method != "HEAD" {
@@ -71,12 +77,15 @@ extension SMSGatewayConfiguration {
                 body = Data(
                     Self.fill(
                         template, phone: PercentEncoding.encode(phone),
-                        message: PercentEncoding.encode(message)
+                        message: PercentEncoding.encode(message), callback: PercentEncoding.encode(callback)
                     ).utf8)
             case .json:
                 headers["Content-Type"] = "application/json"
                 body = Data(
-                    Self.fill(template, phone: Self.jsonEscaped(phone), message: Self.jsonEscaped(message)).utf8)
+                    Self.fill(
+                        template, phone: Self.jsonEscaped(phone), message: Self.jsonEscaped(message),
+                        callback: Self.jsonEscaped(callback)
+                    ).utf8)
             }
         }
         if let user {
@@ -91,7 +100,7 @@ extension SMSGatewayConfiguration {
         return SMSRequest(url: url, method: method, headers: headers, body: body)
     }
 
-    static func fill(_ text: String, phone: String, message: String) -> String {
+    static func fill(_ text: String, phone: String, message: String, callback: String = "") -> String {
         // One pass, so a `{phone}` typed inside the message is never substituted again.
         var result = ""
         var rest = Substring(text)
@@ -104,6 +113,9 @@ extension SMSGatewayConfiguration {
             } else if tail.hasPrefix("{message}") {
                 result += message
                 rest = tail.dropFirst("{message}".count)
+            } else if tail.hasPrefix("{callback}") {
+                result += callback
+                rest = tail.dropFirst("{callback}".count)
             } else {
                 result += "{"
                 rest = tail.dropFirst()

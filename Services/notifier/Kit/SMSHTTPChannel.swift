@@ -10,10 +10,14 @@ import SafeWalkCore
 public struct SMSHTTPChannel: NotificationChannel {
     public let name = "sms-http"
     let configuration: SMSGatewayConfiguration
+    let publicURL: String?
     let client: HTTPClient
 
-    public init(configuration: SMSGatewayConfiguration, client: HTTPClient = .shared) {
+    /// - Parameter publicURL: `SAFEWALK_PUBLIC_URL`, for each contact's live link and the
+    ///   `{callback}` placeholder; nil sends texts without either.
+    public init(configuration: SMSGatewayConfiguration, publicURL: String? = nil, client: HTTPClient = .shared) {
         self.configuration = configuration
+        self.publicURL = publicURL
         self.client = client
     }
 
@@ -22,7 +26,10 @@ public struct SMSHTTPChannel: NotificationChannel {
     public func send(_ target: DeliveryTarget, plan: DeliveryPlan, event: EscalationEvent) async throws(ChannelFailure)
     {
         guard let phone = target.address else { throw .permanent("no number") }
-        let rendered = configuration.request(phone: phone, message: plan.message)
+        let ref = plan.recipients.first { $0.phone == phone }?.ref
+        let rendered = configuration.request(
+            phone: phone, message: SMSText.body(plan: plan, phone: phone, publicURL: publicURL),
+            callback: SMSText.callback(publicURL: publicURL, ref: ref))
         var request = HTTPClientRequest(url: rendered.url)
         request.method = .init(rawValue: rendered.method)
         for (name, value) in rendered.headers.sorted(by: { $0.key < $1.key }) {

@@ -12,14 +12,18 @@ public struct WebhookChannel: NotificationChannel {
     let url: String
     let secret: [UInt8]
     let timeout: Double
+    let publicURL: String?
     let client: HTTPClient
 
     public static let signatureHeader = "X-SafeWalk-Signature-256"
 
-    public init(url: String, secret: String, timeout: Double = 10, client: HTTPClient = .shared) {
+    public init(
+        url: String, secret: String, timeout: Double = 10, publicURL: String? = nil, client: HTTPClient = .shared
+    ) {
         self.url = url
         self.secret = Array(secret.utf8)
         self.timeout = timeout
+        self.publicURL = publicURL
         self.client = client
     }
 
@@ -27,15 +31,20 @@ public struct WebhookChannel: NotificationChannel {
         [DeliveryTarget(key: "webhook", display: "webhook")]
     }
 
-    /// The body: `{"v":1,"escalation":{...},"plan":{...}}`, sorted keys, so retries are identical.
-    public static func body(plan: DeliveryPlan, event: EscalationEvent) throws -> Data {
+    /// The body: `{"v":1,"escalation":{...},"plan":{...}}`, sorted keys, so retries are identical;
+    /// with `"page"`, the dispatch centre's own live link, when the ladder gave it one.
+    public static func body(plan: DeliveryPlan, event: EscalationEvent, publicURL: String? = nil) throws -> Data {
         var masked = plan
+        // Contacts' page tokens and callback refs are theirs alone: only masked names go out.
         masked.recipients = plan.recipients.map {
             DeliveryPlan.Recipient(contactID: $0.contactID, name: $0.name, phone: PhoneNumber.masked($0.phone))
         }
+        masked.dispatchPage = nil
+        masked.code = nil
+        let page = publicURL.flatMap { base in plan.dispatchPage.map { "\(base)/i/\($0)" } }
         // The group link lists every number in full; the receiver gets the call action only.
         masked.alert.actions = plan.alert.actions.filter { !$0.url.hasPrefix("sms:") }
-        return try SafeWalkJSON.encode(WebhookBody(escalation: event, plan: masked))
+        return try SafeWalkJSON.encode(WebhookBody(escalation: event, plan: masked, page: page))
     }
 
     /// The signature header's value for `body`.
@@ -46,7 +55,7 @@ public struct WebhookChannel: NotificationChannel {
     public func send(_ target: DeliveryTarget, plan: DeliveryPlan, event: EscalationEvent) async throws(ChannelFailure)
     {
         let body: Data
-        do { body = try Self.body(plan: plan, event: event) } catch { throw .permanent("body could not be encoded") }
+        do { body = try Self.body(plan: plan, event: event, publicURL: publicURL) } catch { throw .permanent("body could not be encoded") }
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -71,4 +80,5 @@ struct WebhookBody: Encodable {
     var v = 1
     var escalation: EscalationEvent
     var plan: DeliveryPlan
+    var page: String?
 }

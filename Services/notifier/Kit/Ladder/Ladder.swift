@@ -4,8 +4,8 @@ import SafeWalkCore
 /// persists after every step, so a restart resumes it exactly (no step lost, none repeated).
 /// Times are `ContinuousClock`-free seconds since an epoch the caller chooses (the notifier's
 /// wall clock), so a stored ladder survives a restart.
-public struct Ladder: Hashable, Sendable {
-    public struct Acknowledgement: Hashable, Sendable {
+public struct Ladder: Codable, Hashable, Sendable {
+    public struct Acknowledgement: Codable, Hashable, Sendable {
         public var by: String
         public var at: EpochSeconds
     }

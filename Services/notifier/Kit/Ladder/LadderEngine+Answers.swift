@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import SafeWalkCore
+import SafeWalkService
+
+extension LadderEngine {
+    /// "I'm on it": finds the incident and recipient (by page digest, or by number and code), stops
+    /// the climb and admits the `#ack` job, all in one transaction; answers for `_acks/result`.
+    public func acknowledge(_ request: AcknowledgementRequest, now: Double) async throws -> (
+        AcknowledgementResult, Outcome
+    ) {
+        try await ledger.write { [self] db in
+            var outcome = Outcome()
+            func failure(_ error: AcknowledgementResult.Failure) -> (AcknowledgementResult, Outcome) {
+                (AcknowledgementResult(id: request.id, ok: false, error: error), outcome)
+            }
+            guard let (incident, key) = try Self.match(db, request) else { return failure(.unknownRecipient) }
+            guard let (record, members) = try LadderStore.load(db, incident: incident),
+                let member = members.first(where: { $0.key == key })
+            else { return failure(.unknownRecipient) }
+            guard !record.ladder.isClosed else {
+                return (
+                    AcknowledgementResult(
+                        id: request.id, ok: false, error: .closed, walker: record.walker, incident: incident),
+                    outcome
+                )
+            }
+            var standing = record.ladder.acknowledgement?.by ?? member.name
+            try step(db, incident, now: now, into: &outcome) { record, members in
+                let steps = record.ladder.acknowledge(by: member.name, at: now)
+                if !steps.isEmpty {
+                    record.acknowledgedVia = request.via
+                    record.acknowledgedKey = key
+                }
+                standing = record.ladder.acknowledgement?.by ?? member.name
+                return LadderJobs.jobs(for: steps, record: &record, members: &members, now: now, context: context)
+            }
+            return (
+                AcknowledgementResult(id: request.id, ok: true, walker: record.walker, incident: incident, by: standing),
+                outcome
+            )
+        }
+    }
+
+    /// The incident and recipient a request names. A number without a code picks the latest open
+    /// incident that told it (a closed one only when none is open, to answer `closed`).
+    static func match(_ db: Database, _ request: AcknowledgementRequest) throws -> (String, String)? {
+        switch request.via {
+        case .page:
+            guard let digest = request.page else { return nil }
+            let found = try LadderStore.incidents(db, digest: digest)
+            return found.first.map { ($0.incident, $0.key) }
+        case .sms, .app:
+            guard let raw = request.phone, let phone = PhoneNumber.normalise(raw).dialable else { return nil }
+            let found = try LadderStore.incidents(db, phone: phone, code: request.code)
+            return found.first.map { ($0.incident, phone) }
+        }
+    }
+
+    /// A gateway's report on one text: noted on its recipient; a failure reaches them another way
+    /// (``LadderFallback``), once per text. Unknown references and repeats do nothing.
+    public func receipt(_ receipt: GatewayReceipt, now: Double) async throws -> Outcome {
+        try await ledger.write { [self] db in
+            var outcome = Outcome()
+            guard let text = try LadderStore.text(db, ref: receipt.ref), text.status != receipt.status else {
+                return outcome
+            }
+            let firstFailure = receipt.isFailure && !(text.status.map { $0 == "failed" || $0 == "undelivered" } ?? false)
+            try LadderStore.setText(db, ref: receipt.ref, status: receipt.status)
+            try step(db, text.incident, now: now, into: &outcome) { record, members in
+                guard let index = members.firstIndex(where: { $0.key == text.key }) else { return [] }
+                members[index].receipt = receipt.status
+                record.note(.receipt, "The text to \(members[index].name): \(receipt.status)", at: now)
+                guard firstFailure, !record.ladder.isClosed else { return [] }
+                return LadderJobs.fallback(
+                    for: text.key, record: &record, members: &members, now: now, context: context
+                ).map { [$0] } ?? []
+            }
+            return outcome
+        }
+    }
+}
