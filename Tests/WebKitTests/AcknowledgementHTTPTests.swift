@@ -136,7 +136,6 @@ import Testing
             #expect(sent.via == .sms && sent.phone == "+15125550101" && sent.code == "4821")
             #expect(sent.id == "SM0123456789abcdef0123456789abcdef")
 
-            let (_, _) = signed(path, reply)
             let (forgedHeaders, forgedBody) = signed(path, reply, token: "not-the-token")
             let forged = try await client.execute(uri: path, method: .post, headers: forgedHeaders, body: forgedBody)
             #expect(forged.status == .forbidden)

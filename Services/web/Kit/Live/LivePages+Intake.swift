@@ -31,15 +31,15 @@ extension LivePages {
             return
         }
         let at = now()
-        let changed = board.withLock { board in
-            let changed = board.apply(input, now: at)
-            if changed.contains(where: { $0.closedAt != nil || $0.revoked }) {
-                board.prune(now: at, grace: settings.grace)
-            }
-            return changed
-        }
+        let changed = board.withLock { $0.apply(input, now: at) }
         do {
-            try await database.savePages(changed, at: at)
+            let stored = try await database.savePages(changed, at: at)
+            board.withLock { board in
+                board.stored(stored)
+                if stored.contains(where: { $0.closedAt != nil || $0.revoked }) {
+                    board.prune(now: at, grace: settings.grace)
+                }
+            }
         } catch {
             // The board has it: pages work until a restart, which rereads the retained ladder.
             logger.error("pages not stored", metadata: ["walker": "\(walker)", "error": "\(error)"])

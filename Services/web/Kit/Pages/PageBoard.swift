@@ -99,6 +99,12 @@ public struct PageBoard: Sendable {
         answered[digest] = name
     }
 
+    /// Puts back pages as the store has them (a page the store knows as revoked or closed is so
+    /// here too, even if a message re-listed it).
+    public mutating func stored(_ records: [PageRecord]) {
+        for record in records { pages[record.digest] = record }
+    }
+
     /// Drops pages dead at `now` (they stay dead in the store).
     public mutating func prune(now: EpochSeconds, grace: Double) {
         pages = pages.filter { !$0.value.isDead(at: now, grace: grace) }

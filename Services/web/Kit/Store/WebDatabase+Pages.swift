@@ -3,12 +3,15 @@ import GRDB
 import SafeWalkCore
 
 extension WebDatabase {
-    /// Stores `records`, merged with what is stored (``PageRecord/keeping(_:)``).
-    func savePages(_ records: [PageRecord], at now: EpochSeconds) async throws {
-        guard !records.isEmpty else { return }
-        try await write { db in
+    /// Stores `records`, merged with what is stored (``PageRecord/keeping(_:)``), and returns them
+    /// as stored: a page revoked or closed before stays so, whatever a later message says.
+    func savePages(_ records: [PageRecord], at now: EpochSeconds) async throws -> [PageRecord] {
+        guard !records.isEmpty else { return [] }
+        return try await write { db in
+            var stored: [PageRecord] = []
             for record in records {
                 let merged = record.keeping(try Self.page(record.digest, in: db))
+                stored.append(merged)
                 try db.execute(
                     sql: """
                         INSERT INTO pages (digest, walker, incident, name, closed_at, revoked, seen_at)
@@ -21,6 +24,7 @@ extension WebDatabase {
                         merged.revoked, now,
                     ])
             }
+            return stored
         }
     }
 
