@@ -147,8 +147,10 @@ struct DeliveryTests {
     @Test func webhookBodyIsSignedWithHMACSHA256AndCarriesNoFullNumbers() async throws {
         let gateway = try await FakeTwilioGateway()
         let hook = WebhookChannel(url: "\(gateway.baseURL)/hook", secret: FakeTwilioGateway.webhookSecret)
+        // Dispatch at tier 1: told with the contacts, at once (its default is tier 3).
         let harness = try await NotifierHarness.start(
-            clock: VirtualClock(autoAdvance: true), settings: Self.settle, channels: { _ in [hook] })
+            clock: VirtualClock(autoAdvance: true),
+            settings: Self.settle.merging(["SAFEWALK_WEBHOOK_TIER": "1"]) { $1 }, channels: { _ in [hook] })
         try await harness.publish(Fixtures.escalation("esc-hook"))
         let receipt = try #require(try await harness.nextReceipts(1).first)
         #expect(receipt.channel == "webhook")

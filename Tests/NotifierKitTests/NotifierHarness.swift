@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import NotifierKit
 import SafeWalkCore
@@ -12,6 +13,9 @@ import Testing
 struct NotifierHarness {
     let bus: InMemoryMessageBus
     let clock: VirtualClock
+    /// The ladder's clock: its own unless a test shares one, so that delivery tests on an
+    /// auto-advancing clock never see a reminder or a tier 2.
+    let ladderClock: VirtualClock
     let ledger: DeliveryLedger
     let service: NotifierService
     let directory: URL
@@ -23,10 +27,11 @@ struct NotifierHarness {
     /// first, and the service has read them when this returns.
     static func start(
         contacts: [Contact] = Fixtures.threeWithOneUndialable, clock: VirtualClock,
-        settings: [String: String] = [:], channels: (InMemoryMessageBus) -> [any NotificationChannel]
+        settings: [String: String] = [:], ladderClock: VirtualClock = VirtualClock(),
+        bus: InMemoryMessageBus = InMemoryMessageBus(), database: (DatabasePool, URL)? = nil,
+        channels: (InMemoryMessageBus) -> [any NotificationChannel]
     ) async throws -> NotifierHarness {
-        let bus = InMemoryMessageBus()
-        let (pool, directory) = try SQLiteStore.temporary(migrator: DeliveryLedger.migrator)
+        let (pool, directory) = try database ?? SQLiteStore.temporary(migrator: DeliveryLedger.migrator)
         let ledger = DeliveryLedger(pool: pool)
         var logger = Logger(label: "test.notifier")
         logger.logLevel = .warning
@@ -37,11 +42,11 @@ struct NotifierHarness {
             payload: SafeWalkJSON.encode(ContactList(contacts: contacts)), retain: true)
         let service = try await NotifierService(
             settings: try Fixtures.settings(settings), bus: bus, prefix: Fixtures.prefix, ledger: ledger,
-            channels: channels(bus), clock: clock, logger: logger)
+            channels: channels(bus), clock: clock, logger: logger, ladderClock: ladderClock)
         let task = Task { try await service.run() }
         try await withTimeout(5, "contacts read") { await service.book.waitForList(Fixtures.walker) }
         return NotifierHarness(
-            bus: bus, clock: clock, ledger: ledger, service: service, directory: directory,
+            bus: bus, clock: clock, ladderClock: ladderClock, ledger: ledger, service: service, directory: directory,
             task: task, receipts: receipts, alerts: alerts)
     }
 
@@ -56,9 +61,9 @@ struct NotifierHarness {
         }
     }
 
-    func stop() async {
+    func stop(keepingDatabase: Bool = false) async {
         task.cancel()
         _ = await task.result
-        try? FileManager.default.removeItem(at: directory)
+        if !keepingDatabase { try? FileManager.default.removeItem(at: directory) }
     }
 }

@@ -9,6 +9,13 @@ public protocol NotifierClock: Sendable {
     func sleep(seconds: Double) async throws
     /// A uniform draw in 0..<1 for retry jitter.
     func random() -> Double
+    /// Waits until `now()` reaches `deadline` (the ladder's clock: a deadline, not a wait, so a
+    /// time that moved on while it was being computed is never slept through twice).
+    func sleep(until deadline: Double) async throws
+}
+
+extension NotifierClock {
+    public func sleep(until deadline: Double) async throws { try await sleep(seconds: deadline - now()) }
 }
 
 /// The real clock: `Date()` and `Task.sleep`.

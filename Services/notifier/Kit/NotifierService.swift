@@ -5,9 +5,11 @@ import SafeWalkMQTT
 import SafeWalkService
 import ServiceLifecycle
 
-/// The notifier's loop: keeps contact lists, admits each new escalation once (by id) with its
-/// plan into the ledger, and hands it to the ``DeliveryRunner``. Escalations are delivered
-/// concurrently; unfinished ones in the ledger are resumed at start.
+/// The notifier's loop: keeps contact lists, admits each new escalation once (by id) into its
+/// incident's ladder (``LadderEngine``), and hands every job a ladder step makes to the
+/// ``DeliveryRunner``. Jobs are delivered concurrently; unfinished ones in the ledger are
+/// resumed at start. The ladder's own loops (its clock, incident ends, acknowledgements, gateway
+/// receipts) are in NotifierService+Ladder.swift.
 public struct NotifierService: Service {
     let settings: NotifierSettings
     let bus: any MessageBus
@@ -22,11 +24,23 @@ public struct NotifierService: Service {
     public let book: ContactBook
     let contacts: MQTTSubscription
     let escalations: MQTTSubscription
+    let incidents: MQTTSubscription
+    let acknowledgements: MQTTSubscription
+    let gatewayReceipts: MQTTSubscription
+    let engine: LadderEngine
+    /// The ladder's time: its deadlines, and the times it records (tests may give it its own).
+    let ladderClock: any NotifierClock
+    let wakeup = LadderWakeup()
+    let publisher: LadderPublisher
+    /// Where ladder steps hand their jobs to the runner (consumed in ``run()``).
+    let jobs: AsyncStream<LadderJob>
+    let jobSink: AsyncStream<LadderJob>.Continuation
 
+    /// - Parameter ladderClock: the ladder's clock; `clock` when nil.
     public init(
         settings: NotifierSettings, bus: any MessageBus, prefix: String, ledger: DeliveryLedger,
         channels: [any NotificationChannel], clock: any NotifierClock, logger: Logger,
-        book: ContactBook = ContactBook()
+        book: ContactBook = ContactBook(), ladderClock: (any NotifierClock)? = nil
     ) async throws {
         self.book = book
         // Subscribed here, at build time, so that by the time the runner announces `online`
@@ -37,6 +51,21 @@ public struct NotifierService: Service {
         escalations = try await bus.subscribe(
             TopicFilter.every(.escalation, prefix: prefix).rawValue,
             qos: .atLeastOnce)
+        incidents = try await bus.subscribe(TopicFilter.every(.incident, prefix: prefix).rawValue, qos: .atLeastOnce)
+        acknowledgements = try await bus.subscribe(
+            TopicFilter.every(.acknowledgementRequest, prefix: prefix).rawValue, qos: .atLeastOnce)
+        gatewayReceipts = try await bus.subscribe(
+            TopicFilter.every(.gatewayReceipt, prefix: prefix).rawValue, qos: .atLeastOnce)
+        self.ladderClock = ladderClock ?? clock
+        engine = LadderEngine(
+            ledger: ledger, settings: settings, webhookEnabled: channels.contains { $0.name == "webhook" },
+            targets: { plan in
+                channels.flatMap { channel in
+                    plan.reaches(channel.name) ? channel.targets(for: plan).map { (channel.name, $0) } : []
+                }
+            })
+        publisher = LadderPublisher(bus: bus, prefix: prefix, logger: logger)
+        (jobs, jobSink) = AsyncStream.makeStream(of: LadderJob.self)
         self.settings = settings
         self.bus = bus
         self.prefix = prefix
@@ -55,6 +84,7 @@ public struct NotifierService: Service {
         if !unfinished.isEmpty {
             logger.notice("resuming unfinished deliveries", metadata: ["count": "\(unfinished.count)"])
         }
+        for published in (try? await engine.openStates()) ?? [] { await publisher.publish(published) }
         await withDiscardingTaskGroup { group in
             group.addTask { [book, clock, settings] in
                 try? await clock.sleep(seconds: settings.contactsSettle)
@@ -63,9 +93,11 @@ public struct NotifierService: Service {
             group.addTask { [contacts] in
                 for await message in contacts.cancelOnGracefulShutdown() { await handle(message) }
             }
-            for (event, plan) in unfinished {
-                group.addTask { await runner.run(event, plan: plan) }
-            }
+            group.addTask { await runJobs(resuming: unfinished) }
+            group.addTask { await runLadderClock() }
+            group.addTask { await consumeIncidents() }
+            group.addTask { await consumeAcknowledgements() }
+            group.addTask { await consumeGatewayReceipts() }
             // Ids claimed by this process: a duplicate is dropped here, in arrival order, before
             // any delivery starts; the ledger catches those from before a restart.
             var claimed = Set(unfinished.map(\.event.id))
@@ -78,7 +110,20 @@ public struct NotifierService: Service {
                 group.addTask { await deliver(event) }
             }
             // Shutting down: stop retries; the ledger keeps what is left for the next start.
+            jobSink.finish()
             group.cancelAll()
+        }
+    }
+
+    /// Runs every job handed over, each in its own task, until shutdown.
+    private func runJobs(resuming unfinished: [(event: EscalationEvent, plan: DeliveryPlan)]) async {
+        await withDiscardingTaskGroup { group in
+            for (event, plan) in unfinished {
+                group.addTask { await runner.run(event, plan: plan) }
+            }
+            for await job in jobs {
+                group.addTask { await runner.run(job.event, plan: job.plan) }
+            }
         }
     }
 
@@ -90,6 +135,7 @@ public struct NotifierService: Service {
     public func erase(_ walker: WalkerID) async -> EraseReport.Failure? {
         do {
             try await ledger.erase(walker)
+            try await publisher.clear(walker)
         } catch {
             logger.error("ledger rows not erased", metadata: ["walker": "\(walker)", "error": "\(error)"])
             return .storeError
@@ -119,35 +165,36 @@ public struct NotifierService: Service {
         }
     }
 
-    /// Plans, admits (once per id) and delivers one escalation.
+    /// Admits one escalation into its incident's ladder (once per id) and delivers its job.
     func deliver(_ event: EscalationEvent) async {
-        let meta: Logger.Metadata = ["escalation": "\(event.id)", "walker": "\(event.walker)"]
-        let plan: DeliveryPlan
+        let meta: Logger.Metadata = [
+            "escalation": "\(event.id)", "walker": "\(event.walker)", "incident": "\(event.incident)",
+        ]
+        let outcome: LadderEngine.Outcome
         do {
             if try await ledger.knows(event.id) {
                 logger.info("duplicate escalation ignored", metadata: meta)
                 return
             }
             let contacts = await book.contacts(for: event.walker)
-            plan = PlanBuilder.plan(
-                for: event, contacts: contacts, emergency: settings.emergency,
-                now: clock.now(), timeZone: settings.timeZone)
-            let targets = channels.flatMap { channel in channel.targets(for: plan).map { (channel.name, $0) } }
-            guard try await ledger.admit(event, plan: plan, targets: targets, now: clock.now()) else {
-                logger.info("duplicate escalation ignored", metadata: meta)
-                return
-            }
-            logger.notice(
-                "escalation accepted",
-                metadata: meta.merging([
-                    "reason": "\(event.reason.rawValue)", "level": "\(event.level.rawValue)",
-                    "recipients": "\(plan.recipients.count)", "undialable": "\(plan.undialable.count)",
-                ]) { $1 })
+            outcome = try await engine.escalation(event, contacts: contacts, now: ladderClock.now())
         } catch {
             // Not admitted: a redelivery or the watchdog's re-publish will bring it back.
             logger.error("escalation could not be recorded", metadata: meta.merging(["error": "\(error)"]) { $1 })
             return
         }
-        await runner.run(event, plan: plan)
+        guard !outcome.duplicate else {
+            logger.info("duplicate escalation ignored", metadata: meta)
+            return
+        }
+        let plan = outcome.jobs.first { $0.event.id == event.id }?.plan
+        logger.notice(
+            "escalation accepted",
+            metadata: meta.merging([
+                "reason": "\(event.reason.rawValue)", "level": "\(event.level.rawValue)",
+                "recipients": "\(plan?.recipients.count ?? 0)", "undialable": "\(plan?.undialable.count ?? 0)",
+            ]) { $1 })
+        await apply(outcome)
+        wakeup.wake()
     }
 }

@@ -33,7 +33,7 @@ public struct LadderEngine: Sendable {
     }
 
     public init(
-        ledger: DeliveryLedger, settings: NotifierSettings,
+        ledger: DeliveryLedger, settings: NotifierSettings, webhookEnabled: Bool,
         targets: @escaping @Sendable (DeliveryPlan) -> [(channel: String, target: DeliveryTarget)],
         mint: @escaping @Sendable () -> String = PageToken.mint, newCode: @escaping @Sendable () -> String = Self.code,
         newRef: @escaping @Sendable () -> String = Self.ref
@@ -41,7 +41,7 @@ public struct LadderEngine: Sendable {
         self.ledger = ledger
         self.settings = settings.ladder
         webhookTier = settings.webhookTier
-        webhookEnabled = settings.channels.contains("webhook")
+        self.webhookEnabled = webhookEnabled
         context = LadderContext(emergency: settings.emergency, timeZone: settings.timeZone, newRef: newRef)
         self.targets = targets
         self.mint = mint

@@ -116,7 +116,7 @@ public enum LadderJobs {
                 if DeviceDisclosure.visible(record.facts) != nil {
                     job.plan.channels?.append("device")
                     job.plan.alert = DeviceAlert(
-                        title: "\(name) is on it", body: "\(name) got your alert and is on it.", actions: [])
+                        title: "\(name) is on it", body: "\(name) is on it: they got your alert.", actions: [])
                 }
                 jobs.append(job)
             case .allClear:
