@@ -116,7 +116,9 @@ struct LadderFlowTests {
         try await rig.sms.wait(for: "esc-1", count: 2)
         let page = PageToken.digest(try rig.token(of: Self.anaPhone))
         let result = try await rig.acknowledge(.init(id: "ack-1", via: .page, page: page, at: Fixtures.now))
-        #expect(result == AcknowledgementResult(id: "ack-1", ok: true, walker: Fixtures.walker, incident: "esc-1", by: "Ana"))
+        #expect(
+            result
+                == AcknowledgementResult(id: "ack-1", ok: true, walker: Fixtures.walker, incident: "esc-1", by: "Ana"))
         try await rig.sms.wait(for: "esc-1#ack")
         #expect(rig.sms.all.filter { $0.job == "esc-1#ack" }.map(\.key) == [Self.calPhone])
         #expect(rig.sms.all.first { $0.job == "esc-1#ack" }?.body == "Ana is handling it (alex).")
@@ -160,7 +162,8 @@ struct LadderFlowTests {
         try await rig.close()
         rig.advance(to: 1000)
         try await eventually("the closed state published") { try rig.ladderState().state == .closed }
-        #expect(rig.sms.all.filter { $0.job == "esc-1#allclear" }.map(\.key).sorted() == [Self.anaPhone, Self.calPhone])
+        #expect(
+            rig.sms.all.filter { $0.job == "esc-1#allclear" }.map(\.key).sorted() == [Self.anaPhone, Self.calPhone])
         #expect(rig.sms.all.first { $0.job == "esc-1#allclear" }?.body.contains("alex is safe (at ") == true)
         #expect(!rig.sms.all.contains { $0.key == Self.benPhone }, "never told, never all-cleared")
         #expect(try rig.alerts().count == 1, "the device closed it itself")

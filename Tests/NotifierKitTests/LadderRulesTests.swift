@@ -21,7 +21,8 @@ import Testing
     @Test func eachTextCarriesItsOwnLinkAndTheIncidentsCode() {
         let body = SMSText.body(plan: plan(), phone: "+15125550101", publicURL: "https://safewalk.example")
         #expect(body.hasPrefix(plan().message + "\n"))
-        #expect(body.hasSuffix("\nLive: https://safewalk.example/i/tokenOfAna0123456789ab\nReply OK 4821 if you're on it."))
+        #expect(
+            body.hasSuffix("\nLive: https://safewalk.example/i/tokenOfAna0123456789ab\nReply OK 4821 if you're on it."))
         #expect(!body.contains("tokenOfBen"))
     }
 
@@ -34,8 +35,12 @@ import Testing
             url: "http://gw", template: "To={phone}&Body={message}&StatusCallback={callback}")
         let callback = SMSText.callback(publicURL: "https://safewalk.example", ref: "0a1b2c3d4e5f6a7b")
         #expect(callback == "https://safewalk.example/v1/gateway/sms/status?ref=0a1b2c3d4e5f6a7b")
-        let body = String(decoding: try #require(config.request(phone: "+1", message: "m", callback: callback).body), as: UTF8.self)
-        #expect(body.hasSuffix("&StatusCallback=https%3A%2F%2Fsafewalk.example%2Fv1%2Fgateway%2Fsms%2Fstatus%3Fref%3D0a1b2c3d4e5f6a7b"))
+        let body = String(
+            decoding: try #require(config.request(phone: "+1", message: "m", callback: callback).body), as: UTF8.self)
+        #expect(
+            body.hasSuffix(
+                "&StatusCallback=https%3A%2F%2Fsafewalk.example%2Fv1%2Fgateway%2Fsms%2Fstatus%3Fref%3D0a1b2c3d4e5f6a7b")
+        )
         #expect(SMSText.callback(publicURL: nil, ref: "0a") == "")
     }
 
@@ -45,7 +50,9 @@ import Testing
         let body = String(
             decoding: try WebhookChannel.body(plan: plan, event: Fixtures.escalation(), publicURL: "https://s.example"),
             as: UTF8.self)
-        #expect(body.contains("\"page\":\"https:\\/\\/s.example\\/i\\/tokenOfDispatch0123456\"") || body.contains("\"page\":\"https://s.example/i/tokenOfDispatch0123456\""))
+        #expect(
+            body.contains("\"page\":\"https:\\/\\/s.example\\/i\\/tokenOfDispatch0123456\"")
+                || body.contains("\"page\":\"https://s.example/i/tokenOfDispatch0123456\""))
         #expect(!body.contains("tokenOfAna") && !body.contains("tokenOfBen"))
     }
 
@@ -92,7 +99,9 @@ import Testing
             return
         }
         #expect(badPage.code == "invalid_acknowledgement" && badPage.id == "a3")
-        guard case .failure(let badCode) = classify(#"{"v":1,"id":"a4","via":"sms","phone":"+1512","code":"48x1","at":1}"#)
+        guard
+            case .failure(let badCode) = classify(
+                #"{"v":1,"id":"a4","via":"sms","phone":"+1512","code":"48x1","at":1}"#)
         else {
             Issue.record("accepted")
             return

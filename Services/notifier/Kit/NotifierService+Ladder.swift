@@ -74,7 +74,8 @@ extension NotifierService {
                     wakeup.wake()
                 } catch {
                     // No answer: `web` asks again, and asking again is harmless.
-                    logger.error("acknowledgement not recorded", metadata: ["id": "\(request.id)", "error": "\(error)"])
+                    logger.error(
+                        "acknowledgement not recorded", metadata: ["id": "\(request.id)", "error": "\(error)"])
                 }
             case .failure(let refusal):
                 await reject(refusal)
@@ -105,7 +106,8 @@ extension NotifierService {
                 Topic.acknowledgementResult.name(prefix: prefix), payload: SafeWalkJSON.encode(result),
                 qos: .atLeastOnce)
         } catch {
-            logger.warning("acknowledgement answer not published", metadata: ["id": "\(result.id)", "error": "\(error)"])
+            logger.warning(
+                "acknowledgement answer not published", metadata: ["id": "\(result.id)", "error": "\(error)"])
         }
     }
 

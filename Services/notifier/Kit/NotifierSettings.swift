@@ -86,7 +86,8 @@ public struct NotifierSettings: Sendable {
         guard let raw = env.string("SAFEWALK_PUBLIC_URL") else { return nil }
         guard raw.hasPrefix("http://") || raw.hasPrefix("https://"), !raw.contains("?"), !raw.contains("#") else {
             throw .invalid(
-                name: "SAFEWALK_PUBLIC_URL", value: raw, expected: "an http:// or https:// base URL such as https://safewalk.example")
+                name: "SAFEWALK_PUBLIC_URL", value: raw,
+                expected: "an http:// or https:// base URL such as https://safewalk.example")
         }
         return raw.hasSuffix("/") ? String(raw.dropLast()) : raw
     }

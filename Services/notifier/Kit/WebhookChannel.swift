@@ -55,7 +55,9 @@ public struct WebhookChannel: NotificationChannel {
     public func send(_ target: DeliveryTarget, plan: DeliveryPlan, event: EscalationEvent) async throws(ChannelFailure)
     {
         let body: Data
-        do { body = try Self.body(plan: plan, event: event, publicURL: publicURL) } catch { throw .permanent("body could not be encoded") }
+        do { body = try Self.body(plan: plan, event: event, publicURL: publicURL) } catch {
+            throw .permanent("body could not be encoded")
+        }
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")

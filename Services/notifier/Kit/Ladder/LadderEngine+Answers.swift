@@ -36,7 +36,8 @@ extension LadderEngine {
                 return LadderJobs.jobs(for: steps, record: &record, members: &members, now: now, context: context)
             }
             return (
-                AcknowledgementResult(id: request.id, ok: true, walker: record.walker, incident: incident, by: standing),
+                AcknowledgementResult(
+                    id: request.id, ok: true, walker: record.walker, incident: incident, by: standing),
                 outcome
             )
         }
@@ -65,7 +66,8 @@ extension LadderEngine {
             guard let text = try LadderStore.text(db, ref: receipt.ref), text.status != receipt.status else {
                 return outcome
             }
-            let firstFailure = receipt.isFailure && !(text.status.map { $0 == "failed" || $0 == "undelivered" } ?? false)
+            let firstFailure =
+                receipt.isFailure && !(text.status.map { $0 == "failed" || $0 == "undelivered" } ?? false)
             try LadderStore.setText(db, ref: receipt.ref, status: receipt.status)
             try step(db, text.incident, now: now, into: &outcome) { record, members in
                 guard let index = members.firstIndex(where: { $0.key == text.key }) else { return [] }

@@ -161,7 +161,8 @@ public struct LadderEngine: Sendable {
             try LadderStore.openIncidents(db).compactMap { incident in
                 try LadderStore.load(db, incident: incident).map { record, members in
                     let revision =
-                        try Int.fetchOne(db, sql: "SELECT revision FROM ladder WHERE incident = ?", arguments: [incident])
+                        try Int.fetchOne(
+                            db, sql: "SELECT revision FROM ladder WHERE incident = ?", arguments: [incident])
                         ?? 0
                     return Published(revision: revision, state: record.state(members: members))
                 }

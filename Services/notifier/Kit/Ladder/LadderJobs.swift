@@ -63,7 +63,8 @@ public enum LadderJobs {
         record.note(.opened, "\(record.walker) needs help (\(record.event.reason.rawValue))", at: now)
         noteTold(&record, members, told, now: now)
         plan.channels = ["device", "log", sms] + (told.contains(LadderMember.dispatchKey) ? [webhook] : [])
-        return finish(plan: plan, id: record.event.id, record: record, members: &members, keys: told, code: true, context)
+        return finish(
+            plan: plan, id: record.event.id, record: record, members: &members, keys: told, code: true, context)
     }
 
     /// The jobs of a ladder's steps (from ``Ladder/advance(to:settings:)``, `acknowledge` or `close`).
@@ -144,7 +145,8 @@ public enum LadderJobs {
         record.ladder.raise(to: event.level)
         record.note(.raised, "Raised to \(event.level.rawValue) (\(event.reason.rawValue))", at: now)
         let keys = members.filter(\.isTold).map(\.key)
-        var job = job(event.id, record: record, members: &members, keys: keys, message: nil, code: true, now: now, context)
+        var job = job(
+            event.id, record: record, members: &members, keys: keys, message: nil, code: true, now: now, context)
         job.plan.channels?.append("device")
         return job
     }

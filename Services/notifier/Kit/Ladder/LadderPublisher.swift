@@ -38,6 +38,7 @@ actor LadderPublisher {
     /// An erasure: the retained state is cleared with an empty message.
     func clear(_ walker: WalkerID) async throws {
         last[walker] = nil
-        try await bus.publish(Topic.ladder(walker).name(prefix: prefix), payload: .init(), qos: .atLeastOnce, retain: true)
+        try await bus.publish(
+            Topic.ladder(walker).name(prefix: prefix), payload: .init(), qos: .atLeastOnce, retain: true)
     }
 }

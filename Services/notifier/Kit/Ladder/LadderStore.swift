@@ -8,7 +8,8 @@ import SafeWalkService
 /// are written together: a SIGKILL between them cannot lose a step or make it twice.
 enum LadderStore {
     static func load(_ db: Database, incident: String) throws -> (LadderRecord, [LadderMember])? {
-        guard let data = try Data.fetchOne(db, sql: "SELECT record FROM ladder WHERE incident = ?", arguments: [incident])
+        guard
+            let data = try Data.fetchOne(db, sql: "SELECT record FROM ladder WHERE incident = ?", arguments: [incident])
         else { return nil }
         let record = try SafeWalkJSON.decoder().decode(LadderRecord.self, from: data)
         let members = try Row.fetchAll(
@@ -68,7 +69,8 @@ enum LadderStore {
         var admitted: [LadderJob] = []
         for job in jobs {
             let inserted = try DeliveryLedger.insert(
-                db, job.event, eventJSON: try SafeWalkJSON.encode(job.event), planJSON: try SafeWalkJSON.encode(job.plan),
+                db, job.event, eventJSON: try SafeWalkJSON.encode(job.event),
+                planJSON: try SafeWalkJSON.encode(job.plan),
                 targets: targets(job.plan), now: now)
             guard inserted else { continue }
             for recipient in job.plan.recipients {
