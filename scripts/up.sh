@@ -13,6 +13,8 @@ cd "$(dirname "$0")/.."
 export SAFEWALK_MQTT_PORT=${SAFEWALK_MQTT_PORT:-1883}
 export SAFEWALK_DATA_DIR=${SAFEWALK_DATA_DIR:-$PWD/data}
 export SAFEWALK_HTTP_PORT=${SAFEWALK_HTTP_PORT:-8080}
+# Links to contacts' live pages in texts name this web (the notifier and web both read it).
+export SAFEWALK_PUBLIC_URL=${SAFEWALK_PUBLIC_URL:-http://127.0.0.1:$SAFEWALK_HTTP_PORT}
 configuration=${CONFIGURATION:-debug}
 services=(location-ingest watchdog companion-chat notifier contacts-store broker-admin web)
 # Broker logins kept in the password file (broker-admin's is the plugin's own admin login).
