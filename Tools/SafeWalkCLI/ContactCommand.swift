@@ -18,6 +18,8 @@ struct ContactAddCommand: AsyncParsableCommand {
     @Argument(help: "The walker id.") var walker: String
     @Argument(help: "The contact's name.") var name: String
     @Argument(help: "The contact's phone number, e.g. \"512 555 0100\" or +15125550100.") var phone: String
+    @Flag(help: "Add the contact as a backup (tier 2): told only if nobody in tier 1 answers in time.")
+    var backup = false
     @Option(help: "How long to wait for contacts-store's answer.")
     var timeout = DurationValue(seconds: 5)
     @OptionGroup var broker: BrokerOptions
@@ -29,7 +31,7 @@ struct ContactAddCommand: AsyncParsableCommand {
         let settings = try broker.settings(defaultUsername: walker)
         let outcome = try await BrokerConnection.withClient(settings) { client in
             try await ContactsClient(bus: client, prefix: settings.prefix, timeout: timeout.seconds)
-                .add(walker: walkerID, name: name, phone: phone)
+                .add(walker: walkerID, name: name, phone: phone, tier: backup ? 2 : nil)
         }
         print(ContactsText.outcome(outcome, name: name))
         if case .failed = outcome { throw ExitCode.failure }

@@ -16,13 +16,16 @@ public struct ContactsClient: Sendable {
     }
 
     /// Publishes `{w}/contacts/add` and returns the next add result on `{w}/contacts/result`.
-    public func add(walker: WalkerID, name: String, phone: String) async throws -> ContactResult.Outcome {
+    /// `tier` 2 adds a backup; nil leaves it out (tier 1).
+    public func add(walker: WalkerID, name: String, phone: String, tier: Int? = nil) async throws
+        -> ContactResult.Outcome
+    {
         // Subscribe first so the answer cannot slip past between publish and subscribe.
         let results = try await bus.subscribe(Topic.contactsResult(walker).name(prefix: prefix), qos: .atLeastOnce)
         try await bus.publish(
             MQTTMessage(
                 topic: Topic.contactsAdd(walker).name(prefix: prefix),
-                payload: try SafeWalkJSON.encode(ContactAdd(name: name, phone: phone))))
+                payload: try SafeWalkJSON.encode(ContactAdd(name: name, phone: phone, tier: tier))))
         let result: ContactResult? = await results.firstAccepted(within: timeout) { message in
             guard let result = try? SafeWalkJSON.decode(ContactResult.self, from: message.payload),
                 result.operation == .add
@@ -58,7 +61,8 @@ public enum ContactsText {
             let phone = showPhones ? contact.phone : PhoneNumber.masked(contact.phone)
             let note =
                 contact.dialable ? "" : "  (undialable" + (contact.reason.map { ": \($0.explanation)" } ?? "") + ")"
-            return "\(contact.id)  \(contact.name)  \(phone)\(note)"
+            let backup = contact.ladderTier == 2 ? "  (backup)" : ""
+            return "\(contact.id)  \(contact.name)  \(phone)\(note)\(backup)"
         }.joined(separator: "\n")
     }
 }

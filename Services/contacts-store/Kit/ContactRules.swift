@@ -7,15 +7,21 @@ public struct ContactEntry: Hashable, Sendable {
     public var id: String
     public var name: String
     public var rawPhone: String
+    /// The ladder tier that reaches this contact: 1 (told at once) or 2 (a backup).
+    public var tier: Int
 
-    public init(id: String, name: String, rawPhone: String) {
+    public init(id: String, name: String, rawPhone: String, tier: Int = 1) {
         self.id = id
         self.name = name
         self.rawPhone = rawPhone
+        self.tier = tier
     }
 
-    /// The contact as published: phone normalised, `dialable` and the reason when not.
-    public var contact: Contact { Contact(id: id, name: name, rawPhone: rawPhone) }
+    /// The contact as published: phone normalised, `dialable` and the reason when not; `tier`
+    /// only for a backup, so a tier 1 contact's payload is what it was before tiers existed.
+    public var contact: Contact {
+        Contact(id: id, name: name, rawPhone: rawPhone, tier: tier == ContactRules.backupTier ? tier : nil)
+    }
 }
 
 /// Why a command was refused, in words the phone can show as they are.
@@ -27,6 +33,8 @@ public enum ContactError: Error, Hashable, Sendable {
     case duplicateName
     case duplicatePhone
     case limitReached(max: Int)
+    /// A `tier` other than 1 or 2.
+    case invalidTier
     case invalidID
     case notFound
     /// The database refused the write; nothing changed.
@@ -41,6 +49,7 @@ public enum ContactError: Error, Hashable, Sendable {
         case .duplicateName: "A contact with this name already exists."
         case .duplicatePhone: "A contact with this number already exists."
         case .limitReached(let max): "You already have \(max) contacts, the most allowed."
+        case .invalidTier: "The tier must be 1 (told at once) or 2 (a backup, told only if nobody answers)."
         case .invalidID: "That is not a contact id."
         case .notFound: "No contact has that id."
         case .storageFailed: "The contact could not be saved. Please try again."
@@ -49,13 +58,18 @@ public enum ContactError: Error, Hashable, Sendable {
 }
 
 /// The contact rules, pure: names trimmed (a trailing space is not a new contact), duplicates
-/// by name (case-insensitive) or by dialable number refused, a per-walker limit, length limits.
+/// by name (case-insensitive) or by dialable number refused, a per-walker limit, length limits,
+/// a `tier` of 1 or 2.
 /// An undialable number is kept, flagged with its reason, so the walker sees it and fixes it.
 public struct ContactRules: Hashable, Sendable {
     public var limit: Int
     public var maxNameLength: Int
     public var maxPhoneLength: Int
     public var maxIDLength: Int
+    /// `tier` of a contact told at once (also what an absent `tier` means).
+    public static let firstTier = 1
+    /// `tier` of a backup, told only if nobody in the first tier answers in time.
+    public static let backupTier = 2
 
     public init(limit: Int = 20, maxNameLength: Int = 64, maxPhoneLength: Int = 32, maxIDLength: Int = 64) {
         self.limit = limit
@@ -72,12 +86,15 @@ public struct ContactRules: Hashable, Sendable {
         if name.count > maxNameLength { throw .nameTooLong(max: maxNameLength) }
         let phone = request.phone.trimmingCharacters(in: .whitespacesAndNewlines)
         if phone.count > maxPhoneLength { throw .phoneTooLong(max: maxPhoneLength) }
+        let tier = request.tier ?? Self.firstTier
+        // Refused rather than clamped: a walker who meant "backup" must not be told at once.
+        guard tier == Self.firstTier || tier == Self.backupTier else { throw .invalidTier }
         let key = Self.nameKey(name)
         if entries.contains(where: { Self.nameKey($0.name) == key }) { throw .duplicateName }
         let number = Self.phoneKey(phone)
         if entries.contains(where: { Self.phoneKey($0.rawPhone) == number }) { throw .duplicatePhone }
         if entries.count >= limit { throw .limitReached(max: limit) }
-        return ContactEntry(id: id, name: name, rawPhone: phone)
+        return ContactEntry(id: id, name: name, rawPhone: phone, tier: tier)
     }
 
     /// `entries` without contact `id`.

@@ -37,6 +37,10 @@ public final class ContactsDatabase: Sendable {
                 t.column("rawPhone", .text).notNull()
             }
         }
+        migrator.registerMigration("v2-tier") { db in
+            // Contacts stored before tiers existed are told at once, as they always were.
+            try db.execute(sql: "ALTER TABLE contact ADD COLUMN tier INTEGER NOT NULL DEFAULT 1")
+        }
         return migrator
     }
 
@@ -44,10 +48,10 @@ public final class ContactsDatabase: Sendable {
     public func loadAll() async throws -> [WalkerID: [ContactEntry]] {
         try await pool.read { db in
             var result: [WalkerID: [ContactEntry]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, walker, name, rawPhone FROM contact ORDER BY seq") {
+            for row in try Row.fetchAll(db, sql: "SELECT id, walker, name, rawPhone, tier FROM contact ORDER BY seq") {
                 guard let walker = WalkerID(validating: row["walker"]) else { continue }
                 result[walker, default: []].append(
-                    ContactEntry(id: row["id"], name: row["name"], rawPhone: row["rawPhone"]))
+                    ContactEntry(id: row["id"], name: row["name"], rawPhone: row["rawPhone"], tier: row["tier"]))
             }
             return result
         }
@@ -56,8 +60,8 @@ public final class ContactsDatabase: Sendable {
     public func insert(_ entry: ContactEntry, for walker: WalkerID) async throws {
         try await write { db in
             try db.execute(
-                sql: "INSERT INTO contact (id, walker, name, rawPhone) VALUES (?, ?, ?, ?)",
-                arguments: [entry.id, walker.rawValue, entry.name, entry.rawPhone])
+                sql: "INSERT INTO contact (id, walker, name, rawPhone, tier) VALUES (?, ?, ?, ?, ?)",
+                arguments: [entry.id, walker.rawValue, entry.name, entry.rawPhone, entry.tier])
         }
     }
 
