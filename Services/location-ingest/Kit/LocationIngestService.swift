@@ -26,6 +26,8 @@ public struct LocationIngestService: Service {
     let now: @Sendable () -> EpochSeconds
     let subscriptions: [MQTTSubscription]
     let positionInterval: Duration
+    /// Sees every OwnTracks device and its mode; nil: no commands to OwnTracks apps (tests).
+    let commander: OwnTracksCommander?
 
     /// - Parameter subscriptions: made beforehand with ``subscribe(bus:prefix:)`` so the service is
     ///   listening before it announces `online`; when empty, `run()` subscribes itself.
@@ -34,9 +36,11 @@ public struct LocationIngestService: Service {
         reporter: RejectionReporter, stats: IngestStats, logger: Logger,
         subscriptions: [MQTTSubscription] = [],
         positionInterval: Duration = .seconds(IngestSettings.defaultPositionInterval),
+        commander: OwnTracksCommander? = nil,
         now: @escaping @Sendable () -> EpochSeconds = { Date().timeIntervalSince1970 }
     ) {
         self.subscriptions = subscriptions
+        self.commander = commander
         self.positionInterval = positionInterval
         self.bus = bus
         self.prefix = prefix
@@ -59,7 +63,8 @@ public struct LocationIngestService: Service {
     /// than batches of hundreds). Small beside the commit and position intervals.
     static let decideInterval = Duration.milliseconds(10)
 
-    /// `{p}/+/fix` and `owntracks/+/+` at QoS 1.
+    /// `{p}/+/fix` and `owntracks/+/+` at QoS 1 (`owntracks/+/+` does not match the apps' own
+    /// `owntracks/{user}/{device}/cmd`, which location-ingest writes).
     public static func subscribe(bus: any MessageBus, prefix: String) async throws -> [MQTTSubscription] {
         [
             try await bus.subscribe(TopicFilter.every(.fix, prefix: prefix).rawValue, qos: .atLeastOnce),
@@ -144,6 +149,7 @@ public struct LocationIngestService: Service {
             return .storeError
         }
         core.forget(walker)
+        commander?.forget(walker)
         do {
             try await bus.publish(
                 Topic.position(walker).name(prefix: prefix), payload: Data(), qos: .atLeastOnce, retain: true)
@@ -182,6 +188,7 @@ public struct LocationIngestService: Service {
     private func decide(_ batch: [MQTTMessage]) async -> BatchPlan {
         let at = now()
         let plan = await core.planConcurrently(batch, now: at)
+        await commander?.observe(batch)
         stats.record(plan, received: batch.count)
         for (reason, kind, walker) in plan.rejections {
             await reporter.reject(reason: reason, topicKind: kind, walker: walker, now: at)

@@ -77,6 +77,18 @@ public final class TrackStore: Sendable {
                         walker TEXT PRIMARY KEY NOT NULL, connectedAt REAL, offline INTEGER NOT NULL);
                     """)
         }
+        migrator.registerMigration("v4-owntracks-device") { db in
+            // One row per OwnTracks device ever seen, so that after a restart the commands of an
+            // incident still reach every device, in the mode to give back, said once (see
+            // OwnTracksModeRule). `commandedMove`: 1 held in move mode, 0 given back, NULL never told.
+            try db.execute(
+                sql: """
+                    CREATE TABLE owntracks_device (
+                        walker TEXT NOT NULL, device TEXT NOT NULL, usualMode INTEGER,
+                        commandedIncident TEXT, commandedMove INTEGER, restorePending INTEGER NOT NULL,
+                        PRIMARY KEY (walker, device)) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 
@@ -198,7 +210,8 @@ public final class TrackStore: Sendable {
         return removed
     }
 
-    /// Deletes everything kept about `walker` (history in both tables, its track and will) in one
+    /// Deletes everything kept about `walker` (history in both tables, its track, will and OwnTracks
+    /// devices) in one
     /// transaction; a walker with nothing stored is fine. `fix` is a key range; `fix_log` has no
     /// index and is scanned, which is acceptable for a rare erasure (it holds at most one
     /// compaction's worth).
@@ -207,6 +220,7 @@ public final class TrackStore: Sendable {
             try db.execute(sql: "DELETE FROM fix WHERE walker = ?", arguments: [walker.rawValue])
             try db.execute(sql: "DELETE FROM track WHERE walker = ?", arguments: [walker.rawValue])
             try db.execute(sql: "DELETE FROM owntracks_will WHERE walker = ?", arguments: [walker.rawValue])
+            try db.execute(sql: "DELETE FROM owntracks_device WHERE walker = ?", arguments: [walker.rawValue])
             try db.execute(sql: "DELETE FROM fix_log WHERE walker = ?", arguments: [walker.rawValue])
             return db.changesCount
         }

@@ -36,6 +36,15 @@ public enum DeviceDisclosure {
         return incident
     }
 
+    /// Whether the walker's OwnTracks app should be held in move mode (fixes every few seconds):
+    /// only while an incident is open and visible to the device. A duress incident stays open (red,
+    /// for contacts) after the device was shown a cancel, so it answers false, exactly as after a
+    /// cancel: the app drops back to its usual mode, and nothing on the phone shows the alarm is on.
+    public static func owntracksMoveMode(for incident: IncidentState?) -> Bool {
+        guard let incident, incident.state == .open else { return false }
+        return visible(IncidentFacts(reason: incident.reason, level: incident.level, duress: incident.duress)) != nil
+    }
+
     /// Whether anything about this escalation (its alert, its receipts) may reach the device.
     public static func mayTellDevice(about escalation: EscalationEvent) -> Bool {
         visible(IncidentFacts(escalation)) != nil
