@@ -4,6 +4,7 @@ import NotifierKit
 import SafeWalkCore
 import SafeWalkMQTT
 import SafeWalkService
+import SafeWalkStorage
 import TestSupport
 import Testing
 
@@ -121,7 +122,9 @@ struct LadderFlowTests {
                 == AcknowledgementResult(id: "ack-1", ok: true, walker: Fixtures.walker, incident: "esc-1", by: "Ana"))
         try await rig.sms.wait(for: "esc-1#ack")
         #expect(rig.sms.all.filter { $0.job == "esc-1#ack" }.map(\.key) == [Self.calPhone])
-        #expect(rig.sms.all.first { $0.job == "esc-1#ack" }?.body == "Ana is handling it (alex).")
+        let handling = try #require(rig.sms.all.first { $0.job == "esc-1#ack" }?.body)
+        #expect(handling.hasPrefix("Ana is handling it (alex).\nLive: https://safewalk.example/i/"))
+        #expect(!handling.contains("Reply OK"), "nothing to answer")
         try await eventually("the walker told") { try rig.alerts().count == 2 }
         #expect(try rig.alerts().last?.title == "Ana is on it")
 

@@ -15,6 +15,16 @@ extension NotifierService {
         for published in outcome.states { await publisher.publish(published) }
     }
 
+    /// Shows on `_ladder/{w}` that the job's texts went out (or failed).
+    func noteDelivered(_ job: LadderJob) async {
+        guard !Task.isCancelled else { return }  // unfinished: the ledger resumes it
+        do {
+            await apply(try await engine.delivered(job, now: ladderClock.now()))
+        } catch {
+            logger.warning("ladder receipts not noted", metadata: ["job": "\(job.event.id)", "error": "\(error)"])
+        }
+    }
+
     /// Sleeps until the earliest deadline of the open ladders (or a wake), then advances them.
     func runLadderClock() async {
         while !Task.isCancelled {

@@ -122,9 +122,16 @@ public struct NotifierService: Service {
                 group.addTask { await runner.run(event, plan: plan) }
             }
             for await job in jobs {
-                group.addTask { await runner.run(job.event, plan: job.plan) }
+                group.addTask { await run(job) }
             }
         }
+    }
+
+    /// Delivers one job, notes it on the ladder, then the jobs that wait for it.
+    private func run(_ job: LadderJob) async {
+        await runner.run(job.event, plan: job.plan)
+        await noteDelivered(job)
+        for next in job.then where !Task.isCancelled { await run(next) }
     }
 
     /// The notifier's part of an account deletion: the walker's escalations and deliveries leave

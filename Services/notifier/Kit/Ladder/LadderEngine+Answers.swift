@@ -82,3 +82,30 @@ extension LadderEngine {
         }
     }
 }
+
+extension LadderEngine {
+    /// After the runner finished a job: each recipient it told shows `sent` (or `failed`) until
+    /// the gateway says more. Only their latest text counts, and a gateway's word is never
+    /// overwritten.
+    public func delivered(_ job: LadderJob, now: Double) async throws -> Outcome {
+        let progress = try await ledger.progress(of: job.event.id)
+        return try await ledger.write { [self] db in
+            var outcome = Outcome()
+            guard let (record, members) = try LadderStore.load(db, incident: job.event.incident) else { return outcome }
+            var changed = members
+            for row in progress where row.state == .sent || row.state == .failed {
+                let key = row.channel == LadderJobs.webhook ? LadderMember.dispatchKey : row.target.key
+                guard let index = changed.firstIndex(where: { $0.key == key }), changed[index].receipt == nil else {
+                    continue
+                }
+                let ref = job.plan.recipients.first { $0.phone == key }?.ref
+                guard key == LadderMember.dispatchKey || ref == changed[index].ref else { continue }
+                changed[index].receipt = row.state.rawValue
+            }
+            guard changed != members else { return outcome }
+            let revision = try LadderStore.save(db, record, changed, settings: settings, now: now)
+            outcome.states = [Published(revision: revision, state: record.state(members: changed))]
+            return outcome
+        }
+    }
+}

@@ -95,15 +95,22 @@ public struct LadderEngine: Sendable {
                 timeline: [], counts: [:])
             var members = LadderJobs.members(
                 contacts: contacts, webhook: webhookEnabled, webhookTier: webhookTier, mint: mint)
-            var jobs = [
-                LadderJobs.first(record: &record, members: &members, contacts: contacts, now: now, context: context)
-            ]
+            let first = LadderJobs.first(
+                record: &record, members: &members, contacts: contacts, now: now, context: context)
+            var clears: [LadderJob] = []
             if let closedAt = try LadderStore.tombstone(db, incident: event.incident) {
-                // Closed before its escalation came: tell tier 1 anyway, and all-clear at once.
+                // Closed before its escalation came: tell tier 1 anyway, and all-clear right after.
                 let steps = record.ladder.close(at: closedAt)
-                jobs += LadderJobs.jobs(for: steps, record: &record, members: &members, now: now, context: context)
+                clears = LadderJobs.jobs(for: steps, record: &record, members: &members, now: now, context: context)
             }
-            outcome.jobs = try LadderStore.admit(db, jobs, incident: event.incident, targets: targets, now: now)
+            let admitted = try LadderStore.admit(
+                db, [first] + clears, incident: event.incident, targets: targets, now: now)
+            if var head = admitted.first, head.event.id == first.event.id {
+                head.then = Array(admitted.dropFirst())
+                outcome.jobs = [head]
+            } else {
+                outcome.jobs = admitted
+            }
             let revision = try LadderStore.save(db, record, members, settings: settings, now: now)
             outcome.states = [Published(revision: revision, state: record.state(members: members))]
             return outcome

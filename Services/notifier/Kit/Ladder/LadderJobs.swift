@@ -6,6 +6,9 @@ import SafeWalkCore
 public struct LadderJob: Hashable, Sendable {
     public var event: EscalationEvent
     public var plan: DeliveryPlan
+    /// Jobs to run only once this one is delivered: an all-clear must not overtake the alert it
+    /// clears (an incident closed before its escalation arrived).
+    public var then: [LadderJob] = []
 }
 
 /// What the pure ladder rules need from outside: words and fresh references.
@@ -231,6 +234,7 @@ public enum LadderJobs {
                 recipient.page = members[index].token
                 recipient.ref = ref
                 members[index].ref = ref
+                members[index].receipt = nil  // a new text: the word on the last one no longer stands
             }
             return recipient
         }
