@@ -170,6 +170,11 @@ struct LadderFlowTests {
         #expect(rig.sms.all.first { $0.job == "esc-1#allclear" }?.body.contains("alex is safe (at ") == true)
         #expect(!rig.sms.all.contains { $0.key == Self.benPhone }, "never told, never all-cleared")
         #expect(try rig.alerts().count == 1, "the device closed it itself")
+        // As after a duress PIN (nothing), the phone hears nothing of the all-clear.
+        let receipts = try rig.harness.bus.published(matching: "safewalk/alex/delivery").map {
+            try SafeWalkJSON.decoder().decode(DeliveryReceipt.self, from: $0.payload).escalationId
+        }
+        #expect(Set(receipts) == ["esc-1"])
         #expect(try await rig.harness.ledger.knows("esc-1#tier2") == false)
         await rig.harness.stop()
     }

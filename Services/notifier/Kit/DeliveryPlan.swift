@@ -27,6 +27,11 @@ public struct DeliveryPlan: Codable, Hashable, Sendable {
     public var channels: [String]?
     /// The incident's short reply code ("Reply OK 4821"), on texts that ask for an answer.
     public var code: String?
+    /// False for a ladder step after the escalation (tier 2, reminders, acknowledgement,
+    /// all-clear, fallback): its receipts are not published on `{w}/delivery`, which the walker's
+    /// device reads. Nil, as in every plan stored before the ladder, is true.
+    public var deviceReceipts: Bool?
+    public var receiptsOnDevice: Bool { deviceReceipts != false }
     /// The dispatch webhook's own page token: its body carries only this page, never another's.
     public var dispatchPage: String?
 

@@ -71,7 +71,7 @@ public struct DeliveryRunner: Sendable {
             row.attempts = outcome.attempts
             row.reason = outcome.reason
         }
-        await publishReceipt(row, event: event)
+        await publishReceipt(row, event: event, plan: plan)
     }
 
     private struct Outcome { var state: DeliveryLedger.State; var attempts: Int; var reason: String? }
@@ -145,14 +145,16 @@ public struct DeliveryRunner: Sendable {
         return nil
     }
 
-    private func publishReceipt(_ row: DeliveryLedger.Progress, event: EscalationEvent) async {
+    private func publishReceipt(_ row: DeliveryLedger.Progress, event: EscalationEvent, plan: DeliveryPlan) async {
         let receipt = DeliveryReceipt(
             escalationId: event.id, channel: row.channel, recipient: row.target.display,
             status: row.state == .sent ? .sent : .failed, reason: row.reason, attempts: row.attempts, at: clock.now())
         do {
             // Receipts of a duress escalation stay in the ledger and the log: `{w}/delivery` is
             // readable by the walker's phone, and someone may be watching it.
-            if DeviceDisclosure.mayTellDevice(about: event) {
+            // A ladder step's receipts stay off it too: the all-clear after a cancel would
+            // otherwise tell the phone what the silence after a duress PIN does not.
+            if DeviceDisclosure.mayTellDevice(about: event) && plan.receiptsOnDevice {
                 let payload = try SafeWalkJSON.encode(receipt)
                 try await bus.publish(
                     Topic.delivery(event.walker).name(prefix: prefix), payload: payload,

@@ -246,6 +246,9 @@ public enum LadderJobs {
         // The runner keeps receipts off `{w}/delivery` for a duress incident, whatever step it is.
         event.duress = record.facts.duress
         plan.hiddenFromDevice = DeviceDisclosure.visible(record.facts) == nil ? true : nil
+        // Only the escalations themselves (the first and a raise: ids the device saw escalate)
+        // report on `{w}/delivery`; the device is told that contacts were alerted, no more.
+        plan.deviceReceipts = id == record.event.id ? nil : false
         return LadderJob(event: event, plan: plan)
     }
 }
