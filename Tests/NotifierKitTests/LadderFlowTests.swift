@@ -231,6 +231,25 @@ struct LadderFlowTests {
     }
 }
 
+@Suite("The ladder and an erasure")
+struct LadderErasureTests {
+    @Test func erasingTheWalkerDeletesTheLaddersRowsAndClearsItsRetainedState() async throws {
+        let rig = try await LadderFlowTests.rig()
+        try await rig.harness.publish(Fixtures.escalation())
+        try await rig.sms.wait(for: "esc-1", count: 2)
+        try await eventually("delivered") { try await rig.harness.ledger.unfinished().isEmpty }
+        #expect(await rig.harness.service.erase(Fixtures.walker) == nil)
+        let last = try #require(rig.harness.bus.published(matching: "safewalk/_ladder/alex").last)
+        #expect(last.payload.isEmpty && last.retain)
+        #expect(try await !rig.harness.ledger.knows("esc-1"))
+        // A page of the erased incident no longer acknowledges anything.
+        let page = PageToken.digest(try rig.token(of: LadderFlowTests.anaPhone))
+        let answer = try await rig.acknowledge(.init(id: "after", via: .page, page: page, at: Fixtures.now))
+        #expect(answer.error == .unknownRecipient)
+        await rig.harness.stop()
+    }
+}
+
 extension LadderFlowTests.Rig {
     func ladderCode() throws -> String {
         try #require(sms.all.first?.plan.code)
