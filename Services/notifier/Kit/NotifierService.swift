@@ -119,7 +119,8 @@ public struct NotifierService: Service {
     private func runJobs(resuming unfinished: [(event: EscalationEvent, plan: DeliveryPlan)]) async {
         await withDiscardingTaskGroup { group in
             for (event, plan) in unfinished {
-                group.addTask { await runner.run(event, plan: plan) }
+                // Resumed without what was chained to it: every job is in the ledger on its own.
+                group.addTask { await run(LadderJob(event: event, plan: plan)) }
             }
             for await job in jobs {
                 group.addTask { await run(job) }
