@@ -97,9 +97,20 @@ final class PagesRun: Sendable {
         configuration.connectionPool = .init(
             idleTimeout: .seconds(120), concurrentHTTP1ConnectionsPerHostSoftLimit: incidents + 64)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        return PagesRun(
+        let run = PagesRun(
             broker: broker, web: web, port: port, walkers: walkers, tokens: tokens, publisher: publisher,
             observer: observer, client: client)
+        // web learns of the pages from the retained messages above: wait until it knows the last.
+        do {
+            try await eventually("web to know \(incidents) pages", within: 120) {
+                (try? await run.fetch("/i/\(tokens[incidents - 1])", index: incidents - 1)) != nil
+            }
+        } catch {
+            let log = (try? String(contentsOf: web.logFile, encoding: .utf8)) ?? ""
+            await run.stop()
+            throw HarnessError.processFailed("\(error)\n\(log.suffix(3000))")
+        }
+        return run
     }
 
     static func position(_ walker: WalkerID, lat: Double, at time: Double) throws -> Data {
@@ -138,7 +149,10 @@ final class PagesRun: Sendable {
     }
 
     func fetch(_ path: String, index: Int) async throws -> Data {
-        let response = try await client.execute(request(path, index: index), timeout: .seconds(30))
+        var request = request(path, index: index)
+        // As a browser asks: the bytes counted are the bytes a contact's phone would download.
+        request.headers.add(name: "Accept-Encoding", value: "gzip")
+        let response = try await client.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 8 << 20)
         guard response.status.code == 200 else {
             throw HarnessError.processFailed("GET \(path): HTTP \(response.status.code)")

@@ -34,7 +34,6 @@ struct IncidentTopicPrivacyTests {
     static let markers: [String: (topic: String, writer: String)] = [
         "alice": ("safewalk/alice/chat", "companion-chat"),
         "bob": ("safewalk/bob/chat", "companion-chat"),
-        "location-ingest": ("safewalk/alice/fix", "alice"),
         "companion-chat": ("safewalk/alice/prompt", "watchdog"),
         "contacts-store": ("safewalk/alice/contacts/add", "alice"),
         "channel-example": ("safewalk/alice/escalation", "watchdog"),
@@ -44,7 +43,9 @@ struct IncidentTopicPrivacyTests {
     /// subscribes every way it can, after the watchdog published one retained and before it
     /// publishes another. Its marker, sent after both, proves delivery happened: nothing of the
     /// incident may have arrived before it.
-    @Test(arguments: ["alice", "bob", "location-ingest", "companion-chat", "contacts-store", "channel-example"])
+    /// (location-ingest reads incidents since issue 18: it puts OwnTracks apps in move mode while one
+    /// is open, and only through DeviceDisclosure.)
+    @Test(arguments: ["alice", "bob", "companion-chat", "contacts-store", "channel-example"])
     func nobodyElseReadsAnIncidentNotEvenItsWalker(user: String) async throws {
         let broker = try await SecuredBroker.start(users: Self.users)
         let watchdog = try await login("watchdog", on: broker)

@@ -112,11 +112,16 @@ struct HoldAndPINStoryTests {
         #expect(cancelled.value == coerced.value)
         let duress = try #require(try await escalations.decoded(EscalationEvent.self).first)
         #expect(duress.walker.rawValue == "judy" && duress.duress && duress.level == .red)
-        // Contacts: Sam is texted for needHelp, and judy's Sam again for the duress.
+        // Contacts: Sam is texted for needHelp, and judy's Sam again for the duress (her incident
+        // stays open behind the cancel her phone saw); noah's Sam gets the all-clear of his real cancel.
         try await eventually("the duress text reaches judy's contact", within: 20) {
             (try? await world.gateway.stats().accepted["+15125550112"]) == 2
         }
-        #expect(try await world.gateway.stats().accepted["+15125550111"] == 1)
+        try await eventually("noah's contact hears he is safe", within: 20) {
+            (try? await world.gateway.stats().accepted["+15125550111"]) == 2
+        }
+        #expect(try await world.gateway.stats().bodies["+15125550111"]?.last?.contains("safe") == true)
+        #expect(try await world.gateway.stats().bodies["+15125550112"]?.last?.contains("safe") != true)
         // Both phones get the check-in that resumes after an ended incident (one interval later):
         // each view is read up to that check-in, then whatever else had arrived.
         func view(_ name: String, number: String) async throws -> [String] {
