@@ -116,6 +116,7 @@ SAFEWALK_BROKER_LOCAL_PORT=$local_port
 SAFEWALK_TLS_DIR=$tls
 SAFEWALK_WEB_HTTPS_PORT=$web_port
 SAFEWALK_PUBLIC_MQTT_HOST=localhost
+SAFEWALK_PUBLIC_URL=https://127.0.0.1:$web_port
 SAFEWALK_CHECKIN_INTERVAL=2
 SAFEWALK_NO_REPLY_AFTER=3
 SAFEWALK_NO_MOVEMENT_AFTER=60
@@ -292,6 +293,19 @@ sms=$(grep -m1 "\"to\": \"$contact_phone\"" "$work/sms.log")
 echo "[smoke] SMS: $sms"
 echo "$sms" | grep -qF "\"from\": \"$sms_from\"" || fail "the SMS did not come from $sms_from (SAFEWALK_SMS_TEMPLATE not passed?)"
 echo "$sms" | grep -qF 'https://maps.google.com/?q=' || fail "the SMS has no maps link"
+
+# The contact's live page from the link in their text, over HTTPS, and the map library web serves
+# from the image's libjs-leaflet.
+page_path=$(echo "$sms" | grep -o "https://127.0.0.1:$web_port/i/[A-Za-z0-9_-]*" | head -1 | sed "s|https://127.0.0.1:$web_port||")
+[ -n "$page_path" ] || fail "the SMS has no live page link (SAFEWALK_PUBLIC_URL not passed?)"
+status=$(web page GET "$page_path")
+expect_status "the contact's live page" 200 "$status" page
+grep -q "$walker" "$work/web-page.log" || fail "the live page does not name $walker"
+leaflet=$(grep -o '/static/leaflet/[^"]*\.js' "$work/web-page.log" | head -1)
+[ -n "$leaflet" ] || fail "the live page loads no map library"
+status=$(web leaflet GET "$leaflet")
+expect_status "the map library $leaflet" 200 "$status" leaflet
+echo "[smoke] live page: $page_path answers 200 with the walker and its map library"
 
 # ---- Sign up and connect a phone, as README.md tells a person to: web over HTTPS, the OwnTracks
 # set-up it hands out, and a phone publishing with that device login over TLS.
