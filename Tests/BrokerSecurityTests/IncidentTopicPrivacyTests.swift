@@ -100,13 +100,3 @@ struct IncidentTopicPrivacyTests {
         await broker.shutdown()
     }
 }
-
-extension MQTTSubscription {
-    /// Ends the subscription and returns what had arrived.
-    fileprivate func drained() async -> [MQTTMessage] {
-        cancel()
-        var all: [MQTTMessage] = []
-        for await message in self { all.append(message) }
-        return all
-    }
-}

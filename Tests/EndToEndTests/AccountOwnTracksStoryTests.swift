@@ -72,9 +72,9 @@ struct AccountOwnTracksStoryTests {
             #expect(abs(heard.fix.lat - 30.3) < 1e-6, "Frank's position is his own, not Erin's forgery")
             let inputs = try await frankInputs.first(1)
             #expect(inputs.map(\.topic) == ["owntracks/frank/phone"] && inputs.first?.string?.contains("30.3") == true)
-            #expect(await frankFixes.drain().isEmpty, "a forged fix reached the services")
+            #expect(await frankFixes.drained().isEmpty, "a forged fix reached the services")
             for subscription in eavesdropping {
-                let leaked = await subscription.drain().map(\.topic)
+                let leaked = await subscription.drained().map(\.topic)
                 #expect(leaked.isEmpty, "\(subscription.filter) leaked \(leaked)")
             }
             for client in [device, frankDevice, erinPhone, frankPhone] { await client.shutdown() }

@@ -79,7 +79,7 @@ enum WalkerTraces {
         _ = try await marker.first(1)
         var topics: [String] = []
         for subscription in subscriptions {
-            topics += await subscription.drain().filter { $0.retain && !$0.payload.isEmpty }.map(\.topic)
+            topics += await subscription.drained().filter { $0.retain && !$0.payload.isEmpty }.map(\.topic)
         }
         await reader.shutdown()
         return topics.sorted()

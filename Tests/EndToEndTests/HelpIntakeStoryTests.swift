@@ -45,7 +45,7 @@ struct HelpIntakeStoryTests {
             _ = try await answers.decoded(ActionResult.self, where: { $0.id == id })
         }
         #expect(Self.malformedCries.count >= 12)
-        #expect(await escalations.drain().isEmpty, "one escalation per cry, no more")
+        #expect(await escalations.drained().isEmpty, "one escalation per cry, no more")
         await ivan.leave(); await world.stop()
     }
 
@@ -81,7 +81,7 @@ struct HelpIntakeStoryTests {
         try await judy.send(.needHelp)
         let first = try #require(try await escalations.decoded(EscalationEvent.self).first)
         #expect(first.reason == .needHelp)
-        #expect(await escalations.drain().isEmpty)
+        #expect(await escalations.drained().isEmpty)
         await judy.leave(); await world.stop()
     }
 }

@@ -134,7 +134,7 @@ struct HoldAndPINStoryTests {
                 }
                 return messages
             }
-            return await (upToCheckIn + subscription.drain())
+            return await (upToCheckIn + subscription.drained())
                 .filter { !$0.topic.hasSuffix("/action") && !$0.topic.hasSuffix("/presence") }
                 .map {
                     "\($0.topic.replacingOccurrences(of: name, with: "W")) \(Masked.text($0.payload, walker: name, number: number))"

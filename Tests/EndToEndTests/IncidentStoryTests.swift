@@ -57,7 +57,7 @@ struct IncidentStoryTests {
             return seen
         }
         let leaked =
-            await phoneSpy.drain()
+            await phoneSpy.drained()
             + seen.filter { message in
                 message.topic.contains("_incidents")
                     || String(decoding: message.payload, as: UTF8.self).contains(#""incident":"#)

@@ -34,7 +34,7 @@ struct StoryTests {
         #expect(states == [.safe, .checking, .safe, .checking, .safe, .checking, .safe])
         let checkIns = try await chat.decoded(ChatMessage.self, count: 1)
         #expect(checkIns.first?.isUser == false)
-        #expect(await escalations.drain().isEmpty, "\(world.stack.logs)")
+        #expect(await escalations.drained().isEmpty, "\(world.stack.logs)")
         await alice.leave(); await world.stop()
     }
 
@@ -65,7 +65,7 @@ struct StoryTests {
         #expect(stats.accepted == ["+15125550101": 1, "+17375550102": 1], "\(stats)")
         // One incident, one escalation: the walker stays in alert, nothing repeats.
         bob.stopWalking()
-        #expect(await escalations.drain().isEmpty)
+        #expect(await escalations.drained().isEmpty)
         await bob.leave(); await world.stop()
     }
 

@@ -112,12 +112,4 @@ extension MQTTSubscription {
             return found
         }
     }
-
-    /// Whatever arrived so far, without waiting: ends the subscription and drains it.
-    func drain() async -> [MQTTMessage] {
-        cancel()
-        var all: [MQTTMessage] = []
-        for await message in self { all.append(message) }
-        return all
-    }
 }

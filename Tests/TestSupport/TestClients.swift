@@ -21,6 +21,15 @@ extension MosquittoBroker {
 }
 
 extension MQTTSubscription {
+    /// Whatever arrived so far, without waiting: ends the subscription and drains it (what a
+    /// privacy test reads after a marker proved delivery happened).
+    public func drained() async -> [MQTTMessage] {
+        cancel()
+        var all: [MQTTMessage] = []
+        for await message in self { all.append(message) }
+        return all
+    }
+
     /// The next `count` messages, failing the test after `seconds` instead of hanging.
     public func first(_ count: Int, within seconds: Double = 10) async throws -> [MQTTMessage] {
         try await withTimeout(seconds, "\(count) message(s) on \(filter)") {
