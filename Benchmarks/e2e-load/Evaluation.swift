@@ -20,6 +20,10 @@ struct Evaluation: Sendable {
     var smsDelivered = 0
     var smsMissing = 0
     var smsDuplicated = 0
+    /// All-clear texts (issue 18): a walker whose incident ended (the run's final `stop` ends the
+    /// false alarms') has each contact told once that they are safe. Not alerts: counted apart,
+    /// and a second all-clear to one contact is a duplicate.
+    var smsAllClears = 0
     var toAlert: [Double] = []
     var toEscalation: [Double] = []
     var toDecision: [Double] = []
@@ -34,6 +38,9 @@ struct Evaluation: Sendable {
         missed == 0 && duplicated == 0 && alertMissing == 0 && alertDuplicated == 0 && smsMissing == 0
             && smsDuplicated == 0 && fixesLost == 0
     }
+
+    /// The notifier's all-clear: "{walker} is safe (at 21:14). Thank you." (docs/services/notifier.md).
+    static func isAllClear(_ text: String) -> Bool { text.contains(" is safe (at ") && text.hasSuffix("Thank you.") }
 
     init(_ raw: LoadRun.Raw) {
         let plan = raw.plan
@@ -55,7 +62,10 @@ struct Evaluation: Sendable {
             var exact = !ids.isEmpty && alerts == ids.count
             for k in 0..<plan.contacts {
                 let phone = LoadPlan.phone(walker: n, contact: k, contacts: plan.contacts).normalised
-                let accepted = raw.sms.accepted[phone] ?? 0
+                let allClears = (raw.sms.bodies[phone] ?? []).filter(Self.isAllClear).count
+                smsAllClears += allClears
+                smsDuplicated += max(0, allClears - 1)
+                let accepted = (raw.sms.accepted[phone] ?? 0) - allClears
                 smsExpected += ids.count
                 smsDelivered += accepted
                 smsMissing += max(0, ids.count - accepted)

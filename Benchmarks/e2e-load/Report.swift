@@ -33,6 +33,7 @@ enum Report {
         print(
             "| SMS expected / accepted / missing / duplicated | \(e.smsExpected) / \(e.smsDelivered) / \(e.smsMissing) / \(e.smsDuplicated) |"
         )
+        print("| all-clear texts (incidents ended by the run's final stop) | \(e.smsAllClears) |")
         print(String(format: "| fixes offered (acked) in window | %.0f fixes/s |", e.offeredPerSecond))
         print(String(format: "| **fixes ingested (stored) in window** | **%.0f fixes/s** |", e.ingestedPerSecond))
         print(
