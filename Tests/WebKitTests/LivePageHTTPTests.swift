@@ -51,6 +51,25 @@ import Testing
         }
     }
 
+    @Test func staticFilesAreCacheableAndPagesAndTheAPINever() async throws {
+        let live = try await LiveFixture.start()
+        try await live.publish(.ladder(LiveFixture.alice), live.ladder([mum]))
+        try await live.serve { client, _ in
+            for file in ["/static/live.js", "/static/live.css", "/static/leaflet/leaflet.css"] {
+                let response = try await client.execute(uri: file, method: .get)
+                #expect(response.status == .ok, "\(file)")
+                #expect(response.headers[.cacheControl] == "public, max-age=86400", "\(file)")
+                #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(file)")
+            }
+            let page = try await live.until(client, "/i/\(mum.token)", is: .ok)
+            #expect(page.headers[.cacheControl] == "no-store")
+            for path in ["/static/nothing.js", "/static/../i/\(mum.token)", "/i/\(PageToken.mint())", "/v1/nothing"] {
+                let response = try await client.execute(uri: path, method: .get)
+                #expect(response.headers[.cacheControl] == "no-store", "\(path)")
+            }
+        }
+    }
+
     @Test func unknownMalformedRevokedAndExpiredLinksAreRefusedInWords() async throws {
         let live = try await LiveFixture.start()
         try await live.publish(.ladder(LiveFixture.alice), live.ladder([mum, sam]))

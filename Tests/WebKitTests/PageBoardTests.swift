@@ -53,6 +53,23 @@ import Testing
         #expect(shown.position?.maps == "https://maps.google.com/?q=30.2849,-97.7341")
     }
 
+    @Test func theWalkShowsWhileTheIncidentIsOpenAndNeverOnceItClosed() throws {
+        var board = PageBoard()
+        _ = board.apply(.ladder(Self.alice, Self.ladder()), now: 1_001)
+        _ = board.apply(.plan(Self.alice, WalkPlan(destination: "Library", eta: 1_600)), now: 1_002)
+        let open = try snapshot(board, Self.mum)
+        #expect(open.walk?.destination == "Library" && open.walk?.eta == 1_600)
+        #expect(PageHTML.page(open, token: "t", buttonKey: "k", tiles: nil).contains("Walking to Library, expected by"))
+        _ = board.apply(.plan(Self.alice, nil), now: 1_003)
+        #expect(try snapshot(board, Self.mum).walk == nil)
+        #expect(board.view(Self.mum)?.page.revoked == false)
+        _ = board.apply(.plan(Self.alice, WalkPlan(destination: "Library", eta: 1_600)), now: 1_004)
+        _ = board.apply(.incident(Self.alice, Self.incident(closedAt: 1_005)), now: 1_005)
+        let closed = try snapshot(board, Self.mum)
+        #expect(closed.state == "closed" && closed.walk == nil)
+        #expect(!PageHTML.page(closed, token: "t", buttonKey: "k", tiles: nil).contains("Library"))
+    }
+
     @Test func underDuressTheContactSeesRedNeverACancel() throws {
         var board = PageBoard()
         _ = board.apply(.ladder(Self.alice, Self.ladder()), now: 1_001)

@@ -6,7 +6,7 @@ import NIOCore
 /// Turns every error into a JSON refusal (404 for an unknown route included) and counts it in
 /// `safewalk_http_rejections_total{service="web",reason}`. An error we did not expect is logged
 /// with its detail and answered 500 `internal`: a client never sees a stack trace or an error's
-/// description.
+/// description. Every answer is `no-store` except a file under `/static/` (``StaticFiles``).
 struct RejectionMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
 
@@ -15,7 +15,11 @@ struct RejectionMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         do {
             var response = try await next(request, context)
-            JSONResponse.secure(&response)
+            if StaticFiles.isCacheable(response, at: request.uri.path) {
+                response.headers[.xContentTypeOptions] = "nosniff"
+            } else {
+                JSONResponse.secure(&response)
+            }
             return response
         } catch let error as APIError {
             return reject(error, request)

@@ -97,6 +97,7 @@ extension WebHandlers {
             body: .init(byteBuffer: ByteBuffer(bytes: gzip ? file.gzipped ?? file.bytes : file.bytes)))
         if gzip && file.gzipped != nil { response.headers[.contentEncoding] = "gzip" }
         response.headers[.vary] = "Accept-Encoding"
+        response.headers[.cacheControl] = StaticFiles.cacheControl
         return response
     }
 }

@@ -4,10 +4,11 @@ import SafeWalkMQTT
 
 extension LivePages {
     /// Size limits (bytes) before a payload is parsed: a ladder holds up to 100 timeline lines and
-    /// every recipient; an incident state and a position are a few hundred bytes.
+    /// every recipient; an incident state, a position and a status are a few hundred bytes.
     static let maxLadderBytes = 65_536
     static let maxIncidentBytes = 4_096
     static let maxPositionBytes = 8_192
+    static let maxStatusBytes = 8_192
     static let maxAnswerBytes = 1_024
 
     func receive(_ message: MQTTMessage) async {
@@ -19,7 +20,7 @@ extension LivePages {
             receiveAnswer(message)
             return
         }
-        guard let walker = topic.walker, [.ladder, .incident, .position].contains(topic.kind) else {
+        guard let walker = topic.walker, [.ladder, .incident, .position, .status].contains(topic.kind) else {
             await reporter.reject(reason: "unexpected_topic", topicKind: topic.kind, now: now())
             return
         }
@@ -64,6 +65,14 @@ extension LivePages {
             let incident = try SafeWalkJSON.decode(IncidentState.self, from: payload, maxBytes: maxIncidentBytes)
             guard incident.walker == walker else { throw .invalidValue("walker") }
             return .incident(walker, incident)
+        case .status:
+            // Only the walk is kept: the status's state and level are the device's view, which
+            // under duress is a cancel (the page's state is the incident's). A status names no
+            // walker: the topic's is the only one.
+            guard !payload.isEmpty else { return .plan(walker, nil) }
+            let status = try SafeWalkJSON.decode(WatchStatus.self, from: payload, maxBytes: maxStatusBytes)
+            guard status.walk.map({ $0.eta.isFinite }) ?? true else { throw .invalidValue("walk") }
+            return .plan(walker, status.walk)
         default:
             guard !payload.isEmpty else { return .position(walker, nil) }
             let position = try SafeWalkJSON.decode(PositionUpdate.self, from: payload, maxBytes: maxPositionBytes)

@@ -8,15 +8,16 @@ import ServiceLifecycle
 import Synchronization
 
 /// Contacts' live pages, fed from the broker: reads `_ladder/+`, `_incidents/+` and every
-/// walker's `{w}/position` into a ``PageBoard``, keeps the pages it has seen in web's store, wakes
-/// the pages' event streams, and hands "I'm on it" and the SMS gateway's receipts to the notifier
-/// (`_acks/request` → `_acks/result`, `_receipts/gateway`).
+/// walker's `{w}/position` and `{w}/status` (only its walk) into a ``PageBoard``, keeps the pages
+/// it has seen in web's store, wakes the pages' event streams, and hands "I'm on it" and the SMS
+/// gateway's receipts to the notifier (`_acks/request` → `_acks/result`, `_receipts/gateway`).
 ///
-/// Positions come from one wildcard subscription, filtered by the board, rather than one
-/// subscription per walker while an incident is open: `MessageBus` cannot unsubscribe, so
-/// per-walker subscriptions would pile up at the broker for as long as web runs, and a
+/// Positions and statuses come from one wildcard subscription each, filtered by the board, rather
+/// than one subscription per walker while an incident is open: `MessageBus` cannot unsubscribe,
+/// so per-walker subscriptions would pile up at the broker for as long as web runs, and a
 /// subscription made when a ladder arrives would race the retained position anyway. The cost is
-/// reading every walker's position (at most one per walker every 0.5 s, location-ingest's pace).
+/// reading every walker's position (at most one per walker every 0.5 s, location-ingest's pace)
+/// and status (one per change of a watch).
 public final class LivePages: Service, Sendable {
     public enum Lookup: Sendable {
         case live(PageRecord, PageSnapshot)
@@ -50,7 +51,7 @@ public final class LivePages: Service, Sendable {
         var subscriptions: [MQTTSubscription] = []
         subscriptions.append(
             try await bus.subscribe(Topic.acknowledgementResult.name(prefix: prefix), qos: .atLeastOnce))
-        for kind in [Topic.Kind.ladder, .incident, .position] {
+        for kind in [Topic.Kind.ladder, .incident, .position, .status] {
             subscriptions.append(
                 try await bus.subscribe(TopicFilter.every(kind, prefix: prefix).rawValue, qos: .atLeastOnce))
         }

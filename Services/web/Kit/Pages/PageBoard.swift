@@ -1,7 +1,7 @@
 import SafeWalkCore
 
-/// What the live pages are made of, as a value: each walker's latest ladder, incident and
-/// position, and the pages web knows. No clock, no broker, no lock: the intake feeds it messages
+/// What the live pages are made of, as a value: each walker's latest ladder, incident, position
+/// and walk plan, and the pages web knows. No clock, no broker, no lock: the intake feeds it messages
 /// and stores the page records it says changed; the handlers read snapshots from it.
 public struct PageBoard: Sendable {
     /// One walker's latest word from each topic.
@@ -9,6 +9,9 @@ public struct PageBoard: Sendable {
         public var ladder: LadderState?
         public var incident: IncidentState?
         public var position: PositionUpdate?
+        /// The walk from `{w}/status`, and nothing else of it: the device's state there is a
+        /// cancel under duress, so the page's state comes from `incident` alone.
+        public var plan: WalkPlan?
     }
 
     /// A message from the broker, already checked; nil is an empty retained message (a clear).
@@ -16,10 +19,13 @@ public struct PageBoard: Sendable {
         case ladder(WalkerID, LadderState?)
         case incident(WalkerID, IncidentState?)
         case position(WalkerID, PositionUpdate?)
+        /// The `walk` of `{w}/status` (nil: no walk, or the status was cleared).
+        case plan(WalkerID, WalkPlan?)
 
         var walker: WalkerID {
             switch self {
-            case .ladder(let walker, _), .incident(let walker, _), .position(let walker, _): walker
+            case .ladder(let walker, _), .incident(let walker, _), .position(let walker, _), .plan(let walker, _):
+                walker
             }
         }
     }
@@ -28,8 +34,8 @@ public struct PageBoard: Sendable {
     public private(set) var pages: [String: PageRecord] = [:]
     /// "I'm on it" answered yes for a page, shown until the ladder itself says who is on it.
     private var answered: [String: String] = [:]
-    /// Positions are read for every walker (one wildcard subscription), but only walkers with a
-    /// page need them: past this many walks, those without a live page are forgotten.
+    /// Positions and walk plans are read for every walker (one wildcard subscription each), but
+    /// only walkers with a page need them: past this many walks, those without a live page are forgotten.
     public var maxWalks = 20_000
 
     public init(pages: [PageRecord] = []) {
@@ -44,6 +50,10 @@ public struct PageBoard: Sendable {
         switch input {
         case .position(_, let position):
             walk.position = position
+        case .plan(_, let plan):
+            // Never a revocation, unlike a cleared ladder or incident: a status is cleared at
+            // every erasure, but those two already say so.
+            walk.plan = plan
         case .ladder(_, nil), .incident(_, nil):
             // The walker's account was erased: every page of theirs dies, names and all.
             changed = update(walker) { page in

@@ -19,6 +19,7 @@ public enum PageHTML {
             \(mapped ? #" data-tiles=""# + escape(tiles!) + "\"" : "")>
             <h1 id="state" aria-live="polite" data-level="\(snapshot.level ?? "")">\(headline(snapshot))</h1>
             <p id="on-it" aria-live="polite">\(escape(snapshot.onIt ?? ""))</p>
+            \(walkHTML(snapshot.walk))
             <form id="ack-form" method="post" action="/i/\(token)/ack"\(open && snapshot.onIt != "You are on it" ? "" : " hidden")>
             <input type="hidden" name="key" value="\(buttonKey)">
             <button id="ack-button" type="submit">I’m on it</button>
@@ -84,6 +85,12 @@ public enum PageHTML {
             <p><a id="maps-link" class="button" href="\(escape(position.maps))" rel="noreferrer noopener">Open in Maps</a></p>
             </div>\(map)
             """
+    }
+
+    /// "Walking to Library, expected by 21:40": the walker's own words for where, so escaped.
+    static func walkHTML(_ walk: PageSnapshot.Walk?) -> String {
+        guard let walk else { return #"<p id="walk" hidden></p>"# }
+        return #"<p id="walk">Walking to \#(escape(walk.destination)), expected by \#(time(walk.eta))</p>"#
     }
 
     static func person(_ person: PageSnapshot.Person) -> String {

@@ -1,7 +1,7 @@
 /// `/static/live.js` and `/static/live.css`: served by web itself, so the page's
 /// Content-Security-Policy can forbid every inline script and style.
 enum PageScript {
-    /// Keeps the page current from `/i/{token}/events`: the heading, who is on it, the position,
+    /// Keeps the page current from `/i/{token}/events`: the heading, who is on it, the walk, the position,
     /// its age, the marker, the timeline. Plain DOM, no framework; motion only if the reader has
     /// not asked for less.
     static let javaScript = #"""
@@ -66,6 +66,13 @@ enum PageScript {
             }
             if ($("on-it").textContent !== (s.onIt || "")) $("on-it").textContent = s.onIt || "";
             $("ack-form").hidden = s.state !== "open" || s.onIt === "You are on it";
+            var w = s.walk, walk = $("walk");
+            walk.hidden = !w;
+            walk.textContent = "";
+            if (w) {
+              walk.appendChild(document.createTextNode("Walking to " + w.destination + ", expected by "));
+              walk.appendChild(stamp(w.eta));
+            }
             var p = s.position;
             $("position-details").hidden = !p;
             $("no-position").hidden = !!p;

@@ -3,8 +3,8 @@ import SafeWalkCore
 
 /// What one contact's page shows at one moment: rendered as HTML on the first load and sent as
 /// JSON on its event stream. Built only by ``make(page:walk:answeredBy:now:)``, which is where the
-/// privacy rules live: a closed incident carries no position at all, and a duress shows as what
-/// the services know (open, red), never as the cancel the walker's device was shown.
+/// privacy rules live: a closed incident carries no position and no walk at all, and a duress
+/// shows as what the services know (open, red), never as the cancel the walker's device was shown.
 public struct PageSnapshot: Codable, Hashable, Sendable {
     public struct Position: Codable, Hashable, Sendable {
         public var lat: Double
@@ -15,6 +15,12 @@ public struct PageSnapshot: Codable, Hashable, Sendable {
         public var tst: EpochSeconds
         public var batt: Double?
         public var maps: String
+    }
+
+    /// Where the walker said they were going, and by when.
+    public struct Walk: Codable, Hashable, Sendable {
+        public var destination: String
+        public var eta: EpochSeconds
     }
 
     public struct Person: Codable, Hashable, Sendable {
@@ -36,6 +42,7 @@ public struct PageSnapshot: Codable, Hashable, Sendable {
     public var headline: String
     public var closedAt: EpochSeconds?
     public var position: Position?
+    public var walk: Walk?
     /// "You are on it" or "Sam is on it"; nil while nobody is.
     public var onIt: String?
     public var people: [Person]
@@ -58,18 +65,19 @@ public struct PageSnapshot: Codable, Hashable, Sendable {
             return PageSnapshot(
                 walker: walker, state: "closed", level: nil,
                 headline: "\(walker) is safe (at \(Self.clock(closedAt)))", closedAt: closedAt, position: nil,
-                onIt: nil, people: people, timeline: timeline, now: now)
+                walk: nil, onIt: nil, people: people, timeline: timeline, now: now)
         }
         guard let level = incident?.level ?? ladder?.level, let reason = incident?.reason ?? ladder?.reason else {
             return PageSnapshot(
                 walker: walker, state: "waiting", level: nil, headline: "Waiting for news of \(walker)…",
-                closedAt: nil, position: nil, onIt: nil, people: people, timeline: timeline, now: now)
+                closedAt: nil, position: nil, walk: nil, onIt: nil, people: people, timeline: timeline, now: now)
         }
         let by = ladder?.acknowledgement?.by ?? answeredBy
         return PageSnapshot(
             walker: walker, state: "open", level: level.rawValue,
             headline: "\(walker) \(level == .red ? "needs help now" : "may need help"): \(Self.words(reason))",
             closedAt: nil, position: walk.position.map(Self.position),
+            walk: walk.plan.map { Walk(destination: $0.destination, eta: $0.eta) },
             onIt: by.map { $0 == page.name ? "You are on it" : "\($0) is on it" },
             people: people, timeline: timeline, now: now)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import Logging
 
 /// The files web serves under `/static/`: its page script and style, and Debian's libjs-leaflet
@@ -13,6 +14,18 @@ public struct StaticFiles: Sendable {
     }
 
     public private(set) var files: [String: File] = [:]
+
+    /// A day: the same for every visitor and secret to none (no token, no walker in them), so a
+    /// phone need not fetch Leaflet's 150 KB again for every page it opens. A new `live.js` may
+    /// take that long to reach a browser that has the old one; the page works with either.
+    static let cacheControl = "public, max-age=86400"
+
+    /// Whether `response` keeps the caching ``cacheControl`` gives it: only a file this type
+    /// served (its handler set it) at a `/static/` path. Pages, the API and every error stay
+    /// `no-store`.
+    static func isCacheable(_ response: Response, at path: String) -> Bool {
+        path.hasPrefix("/static/") && response.status == .ok && response.headers[.cacheControl] == cacheControl
+    }
 
     public init(leafletDirectory: String?, logger: Logger) {
         files["live.js"] = File(type: "text/javascript; charset=utf-8", bytes: Array(PageScript.javaScript.utf8))
