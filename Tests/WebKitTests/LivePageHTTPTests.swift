@@ -36,6 +36,9 @@ import Testing
             #expect(page.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
             #expect(page.headers[.cacheControl] == "no-store")
             #expect(page.headers[HTTPField.Name("X-Robots-Tag")!]?.contains("noindex") == true)
+            // Our own cached files are named by their content, so an upgrade never runs an old copy.
+            #expect(String(buffer: page.body).contains("/static/live.js?v="))
+            #expect(String(buffer: page.body).contains("/static/live.css?v="))
             // The first render and its files, map tiles aside, as a phone would fetch them.
             var total = page.body.readableBytes
             for file in [

@@ -1,9 +1,15 @@
 import Foundation
+import SafeWalkService
 
 /// The live page as plain HTML: headings, one polite live region for what changes, large tap
 /// targets, no framework. The first render carries everything (a screen reader or a browser
 /// without script reads it whole); `/static/live.js` then keeps it current from the event stream.
 public enum PageHTML {
+    /// Our own script and stylesheet are cached a day (``StaticFiles``); naming them by a digest of
+    /// their content means a page served after an upgrade never runs yesterday's script.
+    static let scriptVersion = String(PageToken.digest(PageScript.javaScript).prefix(12))
+    static let styleVersion = String(PageToken.digest(PageScript.css).prefix(12))
+
     /// The page for a live (open, waiting or recently closed) incident.
     public static func page(
         _ snapshot: PageSnapshot, token: String, buttonKey: String, tiles: String?
@@ -12,7 +18,7 @@ public enum PageHTML {
         let open = snapshot.state == "open"
         let position = open ? snapshot.position : nil
         let mapped = tiles != nil && snapshot.state != "closed"
-        var head = #"<link rel="stylesheet" href="/static/live.css">"#
+        var head = #"<link rel="stylesheet" href="/static/live.css?v=\#(styleVersion)">"#
         if mapped { head += #"<link rel="stylesheet" href="/static/leaflet/leaflet.css">"# }
         var body = """
             <main id="page" data-events="/i/\(token)/events" data-state="\(snapshot.state)"\
@@ -38,14 +44,15 @@ public enum PageHTML {
             </main>
             """
         if mapped { body += #"<script src="/static/leaflet/leaflet.min.js" defer></script>"# }
-        body += #"<script src="/static/live.js" defer></script>"#
+        body += #"<script src="/static/live.js?v=\#(scriptVersion)" defer></script>"#
         return document(title: "SafeWalk: \(walker)", head: head, body: body)
     }
 
     /// A page with a heading and a sentence: an unknown or expired link, an error.
     public static func message(_ title: String, _ text: String) -> String {
         document(
-            title: "SafeWalk: \(escape(title))", head: #"<link rel="stylesheet" href="/static/live.css">"#,
+            title: "SafeWalk: \(escape(title))",
+            head: #"<link rel="stylesheet" href="/static/live.css?v=\#(styleVersion)">"#,
             body: "<main><h1>\(escape(title))</h1><p>\(escape(text))</p></main>")
     }
 

@@ -16,8 +16,9 @@ public struct StaticFiles: Sendable {
     public private(set) var files: [String: File] = [:]
 
     /// A day: the same for every visitor and secret to none (no token, no walker in them), so a
-    /// phone need not fetch Leaflet's 150 KB again for every page it opens. A new `live.js` may
-    /// take that long to reach a browser that has the old one; the page works with either.
+    /// phone need not fetch Leaflet's 150 KB again for every page it opens. Pages name `live.js` and
+    /// `live.css` with a digest of their content (`?v=`, ``PageHTML``), so an upgrade is never
+    /// served yesterday's copy.
     static let cacheControl = "public, max-age=86400"
 
     /// Whether `response` keeps the caching ``cacheControl`` gives it: only a file this type
