@@ -88,25 +88,17 @@ public enum LadderJobs {
                         "\(record.ladder.incident)#tier\(tier.rawValue)", record: record, members: &members,
                         keys: told, message: nil, code: true, now: now, context))
             case .remind:
-                let keys = members.filter(\.isTold).map(\.key)
                 record.note(.reminded, "Everyone told was reminded: nobody has said they are on it", at: now)
-                guard !keys.isEmpty else { continue }
-                let message = "Reminder: nobody has said they are on it yet.\n" + help(record, now, context)
-                jobs.append(
-                    job(
-                        record.nextID("remind"), record: record, members: &members, keys: keys, message: message,
-                        code: true, now: now, context))
+                jobs += askEveryoneToldAgain(
+                    "remind", opening: "Reminder: nobody has said they are on it yet.", record: &record,
+                    members: &members, now: now, context)
             case .resumed:
-                let keys = members.filter(\.isTold).map(\.key)
                 record.acknowledgedVia = nil
                 record.acknowledgedKey = nil
                 record.note(.resumed, "\(walker) is still not safe: everyone told is asked again", at: now)
-                guard !keys.isEmpty else { continue }
-                let message = "\(walker) is still not safe.\n" + help(record, now, context)
-                jobs.append(
-                    job(
-                        record.nextID("resume"), record: record, members: &members, keys: keys, message: message,
-                        code: true, now: now, context))
+                jobs += askEveryoneToldAgain(
+                    "resume", opening: "\(walker) is still not safe.", record: &record, members: &members, now: now,
+                    context)
             case .acknowledged(let name):
                 record.note(.acknowledged, "\(name) is on it", at: now)
                 let count = (record.counts["ack"] ?? 0) + 1
@@ -135,6 +127,22 @@ public enum LadderJobs {
             }
         }
         return jobs
+    }
+
+    /// A reminder or a resumption: everyone told so far asked again, with the help text and the
+    /// reply code, under the next id of `kind`; none when nobody was told.
+    private static func askEveryoneToldAgain(
+        _ kind: String, opening: String, record: inout LadderRecord, members: inout [LadderMember],
+        now: EpochSeconds, _ context: LadderContext
+    ) -> [LadderJob] {
+        let keys = members.filter(\.isTold).map(\.key)
+        guard !keys.isEmpty else { return [] }
+        let id = record.nextID(kind)
+        return [
+            job(
+                id, record: record, members: &members, keys: keys,
+                message: opening + "\n" + help(record, now, context), code: true, now: now, context)
+        ]
     }
 
     /// amber → red of an open incident: the raising escalation, under its own id, to everyone told
