@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// A contact's live page token (docs/CONTRACT.md, `_ladder/{w}`): 128 random bits from the system's
@@ -13,13 +12,7 @@ public enum PageToken {
     public static let length = 22
 
     /// A new token.
-    public static func mint() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    public static func mint() -> String { TokenText.base64URL(TokenText.randomBytes(byteCount)) }
 
     /// Whether `text` could be a minted token: exactly 22 base64url characters. Checked before
     /// anything else is done with a URL's token.
@@ -33,10 +26,5 @@ public enum PageToken {
 
     /// The lowercase hex SHA-256 of the token's UTF-8 bytes: what `_ladder/{w}` and `_acks/request`
     /// carry instead of the token.
-    public static func digest(_ token: some StringProtocol) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
-    }
+    public static func digest(_ token: some StringProtocol) -> String { TokenText.sha256Hex(token) }
 }

@@ -1,4 +1,5 @@
 import Crypto
+import SafeWalkService
 
 /// HMAC-SHA256 (RFC 2104) of webhook bodies, computed by swift-crypto: cryptography is never
 /// written by hand here. Checked against RFC 4231's test cases in `HMACSHA256Tests`.
@@ -10,14 +11,5 @@ public enum HMACSHA256 {
     }
 
     /// Lowercase hex, as webhook signature headers carry it.
-    public static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        var out = ""
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return out
-    }
+    public static func hex(_ bytes: [UInt8]) -> String { TokenText.hex(bytes) }
 }

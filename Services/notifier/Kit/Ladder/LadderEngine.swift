@@ -55,12 +55,7 @@ public struct LadderEngine: Sendable {
     }
 
     /// A random 64-bit reference in hex, naming one text in its status callback.
-    public static func ref() -> String {
-        (0..<8).map { _ in
-            let hex = String(UInt8.random(in: .min ... .max), radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
-    }
+    public static func ref() -> String { TokenText.hex(TokenText.randomBytes(8)) }
 
     /// Steps one stored ladder inside the caller's transaction, admits its jobs and saves it.
     func step(

@@ -110,8 +110,7 @@ public final class LivePages: Service, Sendable {
     /// secret only web has, so a form that works can only come from someone who loaded the page.
     public func buttonKey(_ digest: String) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: Data(digest.utf8), using: buttonSecret)
-        return Data(code).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return TokenText.base64URL(code)
     }
 
     func watch(_ walker: WalkerID) -> (

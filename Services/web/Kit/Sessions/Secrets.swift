@@ -1,23 +1,17 @@
-import Crypto
 import Foundation
+import SafeWalkService
 
 /// Random tokens and their digests.
 public enum Secrets {
     /// 32 random bytes (256 bits) from the system's generator, base64url without padding:
     /// 43 characters that are valid in a cookie, a header and a URL.
-    public static func token(bytes: Int = 32) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let random = (0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return base64URL(random)
-    }
+    public static func token(bytes: Int = 32) -> String { TokenText.base64URL(TokenText.randomBytes(bytes)) }
 
     /// A device password: 24 random bytes, 32 characters.
     public static func devicePassword() -> String { token(bytes: 24) }
 
     /// The SHA-256 of `token`, hex: what is stored for a session cookie.
-    public static func digest(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
+    public static func digest(_ token: String) -> String { TokenText.sha256Hex(token) }
 
     /// Compares two secrets in time that depends only on their lengths.
     public static func equal(_ a: String, _ b: String) -> Bool {
@@ -27,12 +21,5 @@ public enum Secrets {
         var difference: UInt8 = 0
         for index in x.indices { difference |= x[index] ^ y[index] }
         return difference == 0
-    }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }
