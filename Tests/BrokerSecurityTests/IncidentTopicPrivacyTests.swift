@@ -44,8 +44,9 @@ struct IncidentTopicPrivacyTests {
     /// publishes another. Its marker, sent after both, proves delivery happened: nothing of the
     /// incident may have arrived before it.
     /// (location-ingest reads incidents since issue 18: it puts OwnTracks apps in move mode while one
-    /// is open, and only through DeviceDisclosure.)
-    @Test(arguments: ["alice", "bob", "companion-chat", "contacts-store", "channel-example"])
+    /// is open, and only through DeviceDisclosure; contacts-store since issue 19: it alerts a
+    /// walker's SOS contacts in the circle, never the walker's own topics under duress.)
+    @Test(arguments: ["alice", "bob", "companion-chat", "channel-example"])
     func nobodyElseReadsAnIncidentNotEvenItsWalker(user: String) async throws {
         let broker = try await SecuredBroker.start(users: Self.users)
         let watchdog = try await login("watchdog", on: broker)

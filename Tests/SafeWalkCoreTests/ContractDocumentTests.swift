@@ -162,6 +162,11 @@ import Testing
         case .acknowledgementRequest: _ = try SafeWalkJSON.decode(AcknowledgementRequest.self, from: payload)
         case .acknowledgementResult: _ = try SafeWalkJSON.decode(AcknowledgementResult.self, from: payload)
         case .gatewayReceipt: _ = try SafeWalkJSON.decode(GatewayReceipt.self, from: payload)
+        case .circleCommand: _ = try SafeWalkJSON.decode(CircleCommand.self, from: payload)
+        case .circleResult: _ = try SafeWalkJSON.decode(CircleResult.self, from: payload)
+        case .circle: _ = try SafeWalkJSON.decode(CircleView.self, from: payload)
+        case .inbox: _ = try SafeWalkJSON.decode(InboxEvent.self, from: payload)
+        case .member: _ = try SafeWalkJSON.decode(Member.self, from: payload)
         case .presence, .serviceStatus:
             guard Presence(payload: payload) != nil else { throw PayloadError.malformed }
         }

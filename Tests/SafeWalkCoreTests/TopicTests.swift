@@ -32,6 +32,11 @@ let everyTopic: [(Topic, String)] = [
     (.acknowledgementRequest, "safewalk/_acks/request"),
     (.acknowledgementResult, "safewalk/_acks/result"),
     (.gatewayReceipt, "safewalk/_receipts/gateway"),
+    (.circleCommand(walker()), "safewalk/alice/circle/cmd"),
+    (.circleResult(walker()), "safewalk/alice/circle/result"),
+    (.circle(walker()), "safewalk/alice/circle"),
+    (.inbox(walker()), "safewalk/alice/inbox"),
+    (.member(walker()), "safewalk/_members/alice"),
 ]
 
 @Suite struct TopicTests {

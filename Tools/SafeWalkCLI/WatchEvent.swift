@@ -65,7 +65,8 @@ public enum WatchEvent: Sendable, Equatable {
         // ladders (issue 18) are not shown yet: the escalations above already say what happened;
         // acknowledgements and gateway reports are services' traffic.
         case .fix, .contactsAdd, .contactsRemove, .owntracks, .accountCommand, .accountResult, .accountErase,
-            .accountErased, .incident, .ladder, .acknowledgementRequest, .acknowledgementResult, .gatewayReceipt:
+            .accountErased, .incident, .ladder, .acknowledgementRequest, .acknowledgementResult, .gatewayReceipt,
+            .circleCommand, .circleResult, .circle, .inbox, .member, .arrival:
             return nil
         }
         return (topic.walker, event)

@@ -12,17 +12,23 @@ public struct AcknowledgementRequest: Codable, Hashable, Sendable {
     public var phone: String?
     /// `sms`: the incident's short code when the reply carried one ("OK 4821").
     public var code: String?
+    /// `app`: the SafeWalk user who is on it, an SOS contact of `walker` (the circle owner checked).
+    public var user: WalkerID?
+    /// `app`: whose open incident.
+    public var walker: WalkerID?
     public var at: EpochSeconds
 
     public init(
         id: String, via: AcknowledgementChannel, page: String? = nil, phone: String? = nil,
-        code: String? = nil, at: EpochSeconds
+        code: String? = nil, user: WalkerID? = nil, walker: WalkerID? = nil, at: EpochSeconds
     ) {
         self.id = id
         self.via = via
         self.page = page
         self.phone = phone
         self.code = code
+        self.user = user
+        self.walker = walker
         self.at = at
     }
 }

@@ -113,6 +113,19 @@ extension Topic {
     public static func incident(_ walker: WalkerID) -> Topic { Topic(fitting: .incident, .walker(walker)) }
     /// `_ladder/{w}`: who was told of the walker's incident and who is on it; services only.
     public static func ladder(_ walker: WalkerID) -> Topic { Topic(fitting: .ladder, .walker(walker)) }
+    public static func circleCommand(_ walker: WalkerID) -> Topic { Topic(fitting: .circleCommand, .walker(walker)) }
+    public static func circleResult(_ walker: WalkerID) -> Topic { Topic(fitting: .circleResult, .walker(walker)) }
+    public static func circle(_ walker: WalkerID) -> Topic { Topic(fitting: .circle, .walker(walker)) }
+    public static func inbox(_ walker: WalkerID) -> Topic { Topic(fitting: .inbox, .walker(walker)) }
+    public static func member(_ walker: WalkerID) -> Topic { Topic(fitting: .member, .walker(walker)) }
+
+
+    /// `{prefix}/{viewer}/shared/{other}`: `other`'s retained ``SharedView`` for `viewer`. Under
+    /// the viewer's own id, so the `%u` rules let the viewer read it and nobody else. The one
+    /// topic about two walkers, so it is not a ``Kind``: nothing reads it but the viewer's device.
+    public static func shared(for viewer: WalkerID, of other: WalkerID, prefix: String = defaultPrefix) -> String {
+        "\(prefix)/\(viewer)/shared/\(other)"
+    }
     public static let acknowledgementRequest = Topic(fitting: .acknowledgementRequest, .system)
     public static let acknowledgementResult = Topic(fitting: .acknowledgementResult, .system)
     public static let gatewayReceipt = Topic(fitting: .gatewayReceipt, .system)

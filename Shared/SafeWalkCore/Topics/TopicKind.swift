@@ -34,6 +34,16 @@ extension Topic {
         case acknowledgementResult
         /// `{prefix}/_receipts/gateway`: a ``GatewayReceipt`` `web` read from the SMS gateway.
         case gatewayReceipt
+        /// `{w}/circle/cmd`: a ``CircleCommand`` from the user's device to the circle owner.
+        case circleCommand
+        /// `{w}/circle/result`: the circle owner's ``CircleResult`` for each command.
+        case circleResult
+        /// `{w}/circle`: the retained ``CircleView`` of the user's own circle.
+        case circle
+        /// `{w}/inbox`: ``InboxEvent``s for the user from others in the circle.
+        case inbox
+        /// `{prefix}/_members/{w}`: `web`'s retained ``Member`` for each account.
+        case member
 
         /// What a topic of a kind is about, which decides where its ``path`` goes.
         public enum Scope: Hashable, Sendable {
@@ -72,6 +82,9 @@ extension Topic {
             case .acknowledgementRequest: (.system, "_acks/request")
             case .acknowledgementResult: (.system, "_acks/result")
             case .gatewayReceipt: (.system, "_receipts/gateway")
+            case .circleCommand: (.walker, "circle/cmd")
+            case .circleResult: (.walker, "circle/result")
+            case .member: (.servicesAboutWalker, "_members")
             default: (.walker, rawValue)
             }
         }
