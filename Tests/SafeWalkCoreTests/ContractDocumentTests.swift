@@ -158,6 +158,7 @@ import Testing
         case .accountErase: _ = try SafeWalkJSON.decode(EraseRequest.self, from: payload)
         case .accountErased: _ = try SafeWalkJSON.decode(EraseReport.self, from: payload)
         case .incident: _ = try SafeWalkJSON.decode(IncidentState.self, from: payload)
+        case .arrival: _ = try SafeWalkJSON.decode(Arrival.self, from: payload)
         case .ladder: _ = try SafeWalkJSON.decode(LadderState.self, from: payload)
         case .acknowledgementRequest: _ = try SafeWalkJSON.decode(AcknowledgementRequest.self, from: payload)
         case .acknowledgementResult: _ = try SafeWalkJSON.decode(AcknowledgementResult.self, from: payload)

@@ -28,6 +28,7 @@ let everyTopic: [(Topic, String)] = [
     (.accountErase(.brokerAdmin), "safewalk/_accounts/erase/broker-admin"),
     (.accountErased(.watchdog), "safewalk/_accounts/erased/watchdog"),
     (.incident(walker()), "safewalk/_incidents/alice"),
+    (.arrival(walker()), "safewalk/_arrivals/alice"),
     (.ladder(walker()), "safewalk/_ladder/alice"),
     (.acknowledgementRequest, "safewalk/_acks/request"),
     (.acknowledgementResult, "safewalk/_acks/result"),

@@ -14,6 +14,13 @@ public struct Action: Codable, Hashable, Sendable {
     public var note: String?
     /// The PIN typed to end an incident (`imSafe`, `stop`, `arrived`) or to change the PINs.
     public var pin: PIN?
+    /// Where a `startWalk` is going (`"to": {"lat", "lon"}`), so the watchdog can see the walker
+    /// arrive and notice when they stop getting closer. Read only with `startWalk`.
+    public var to: Coordinate?
+    /// With `startWalk` and `to`: an ETA reached while the walker is still getting closer asks
+    /// "need more time?" before `walkOverdue` (docs/CONTRACT.md, "Walks that know where they are
+    /// going"). Read only with `startWalk`; absent is false.
+    public var extendWhileProgressing: Bool
 
     /// What the walker asked for.
     public enum Kind: Hashable, Sendable {
@@ -66,17 +73,22 @@ public struct Action: Codable, Hashable, Sendable {
         }
     }
 
-    public init(id: String, kind: Kind, note: String? = nil, pin: PIN? = nil) {
+    public init(
+        id: String, kind: Kind, note: String? = nil, pin: PIN? = nil, to: Coordinate? = nil,
+        extendWhileProgressing: Bool = false
+    ) {
         self.id = id
         self.kind = kind
         self.note = note
         self.pin = pin
+        self.to = to
+        self.extendWhileProgressing = extendWhileProgressing
     }
 
     /// The walk a `startWalk` begins when received at `now`; nil for other actions.
     public func walk(startingAt now: EpochSeconds) -> WalkPlan? {
         guard case .startWalk(let destination, let minutes) = kind else { return nil }
-        return WalkPlan(destination: destination, eta: now + minutes * 60)
+        return WalkPlan(destination: destination, eta: now + minutes * 60, to: to)
     }
 
     /// The longest walk accepted: a day. Without a bound, `"minutes": 1e308` made an infinite ETA
@@ -85,13 +97,15 @@ public struct Action: Codable, Hashable, Sendable {
     public static let maxWalkMinutes: Double = 24 * 60
 
     private enum CodingKeys: String, CodingKey {
-        case v, action, id, level, destination, minutes, note, pin, cancelPin, duressPin
+        case v, action, id, level, destination, minutes, note, pin, cancelPin, duressPin, to, extendWhileProgressing
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         _ = try c.decode(SchemaVersion.self, forKey: .v)
         id = try c.decode(String.self, forKey: .id)
+        to = nil
+        extendWhileProgressing = false
         guard !id.isEmpty else {
             throw DecodingError.dataCorruptedError(forKey: .id, in: c, debugDescription: "empty action id")
         }
@@ -132,9 +146,23 @@ public struct Action: Codable, Hashable, Sendable {
                     forKey: .minutes, in: c, debugDescription: "walk minutes must be > 0 and <= \(Self.maxWalkMinutes)")
             }
             kind = .startWalk(destination: destination, minutes: minutes)
+            to = try Self.decodeDestination(c)
+            extendWhileProgressing = try c.decodeIfPresent(Bool.self, forKey: .extendWhileProgressing) ?? false
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .action, in: c, debugDescription: "unknown action \(other)")
         }
+    }
+
+    /// `to`: absent is nil; present it must be `{"lat", "lon"}` on Earth. A walk whose destination
+    /// is nowhere would never arrive and would always look stalled, so it is refused
+    /// (`invalid_value (to)` on `{w}/rejected`) rather than started half-right.
+    private static func decodeDestination(_ c: KeyedDecodingContainer<CodingKeys>) throws -> Coordinate? {
+        guard let to = try c.decodeIfPresent(Coordinate.self, forKey: .to) else { return nil }
+        guard to.isOnEarth else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .to, in: c, debugDescription: "to must have lat in -90...90 and lon in -180...180")
+        }
+        return to
     }
 
     /// A PIN field: absent is nil; present it must be 4–12 digits.
@@ -160,6 +188,8 @@ public struct Action: Codable, Hashable, Sendable {
         case .startWalk(let destination, let minutes):
             try c.encode(destination, forKey: .destination)
             try c.encode(minutes, forKey: .minutes)
+            try c.encodeIfPresent(to, forKey: .to)
+            if extendWhileProgressing { try c.encode(true, forKey: .extendWhileProgressing) }
         case .setPins(let change):
             try c.encode(change.cancel.wire, forKey: .cancelPin)
             try c.encodeIfPresent(change.duress?.wire, forKey: .duressPin)

@@ -25,10 +25,15 @@ public struct WalkPlan: Codable, Hashable, Sendable {
     public var destination: String
     /// Expected arrival; passing it without `arrived` escalates `walkOverdue`.
     public var eta: EpochSeconds
+    /// Where the destination is, when `startWalk` said (its `to`). Optional on the wire both ways:
+    /// walks, statuses and escalations written before it existed read as walks without it, and a
+    /// walk without it is written exactly as before.
+    public var to: Coordinate?
 
-    public init(destination: String, eta: EpochSeconds) {
+    public init(destination: String, eta: EpochSeconds, to: Coordinate? = nil) {
         self.destination = destination
         self.eta = eta
+        self.to = to
     }
 }
 

@@ -9,6 +9,13 @@ public struct Coordinate: Codable, Hashable, Sendable {
         self.lat = lat
         self.lon = lon
     }
+
+    /// Whether this is a place on Earth: finite, latitude in -90...90, longitude in -180...180
+    /// (the ranges ``FixValidator`` holds fixes to). Out of range, ``Geo/distance(_:_:)`` would
+    /// still answer, with a number that means nothing.
+    public var isOnEarth: Bool {
+        lat.isFinite && lon.isFinite && (-90.0...90.0).contains(lat) && (-180.0...180.0).contains(lon)
+    }
 }
 
 /// Great-circle geometry on a spherical Earth.

@@ -111,6 +111,8 @@ extension Topic {
     }
     /// `_incidents/{w}`: outside the walker's own topics, so the walker's device never reads it.
     public static func incident(_ walker: WalkerID) -> Topic { Topic(fitting: .incident, .walker(walker)) }
+    /// `_arrivals/{w}`: a walk that ended as `arrived`; services only, like `_incidents/{w}`.
+    public static func arrival(_ walker: WalkerID) -> Topic { Topic(fitting: .arrival, .walker(walker)) }
     /// `_ladder/{w}`: who was told of the walker's incident and who is on it; services only.
     public static func ladder(_ walker: WalkerID) -> Topic { Topic(fitting: .ladder, .walker(walker)) }
     public static func circleCommand(_ walker: WalkerID) -> Topic { Topic(fitting: .circleCommand, .walker(walker)) }

@@ -25,6 +25,9 @@ extension Topic {
         /// `{prefix}/_incidents/{w}`: the watchdog's retained ``IncidentState`` of one walker, for
         /// services and operators only.
         case incident
+        /// `{prefix}/_arrivals/{w}`: the watchdog's ``Arrival`` when a walk ends as `arrived`, for
+        /// contacts-store ("home safe") and operators only.
+        case arrival
         /// `{prefix}/_ladder/{w}`: the notifier's retained ``LadderState`` of the walker's latest
         /// incident (who was told, who is on it), for `web` and operators only.
         case ladder
@@ -78,6 +81,7 @@ extension Topic {
             case .accountErase: (.service, "_accounts/erase")
             case .accountErased: (.service, "_accounts/erased")
             case .incident: (.servicesAboutWalker, "_incidents")
+            case .arrival: (.servicesAboutWalker, "_arrivals")
             case .ladder: (.servicesAboutWalker, "_ladder")
             case .acknowledgementRequest: (.system, "_acks/request")
             case .acknowledgementResult: (.system, "_acks/result")
