@@ -160,5 +160,11 @@ extension WalkPlan {
     fileprivate func write(into w: inout JSONObjectWriter) throws {
         w.string("destination", destination)
         try w.number("eta", eta)
+        if let to {
+            try w.object("to") {
+                try $0.number("lat", to.lat)
+                try $0.number("lon", to.lon)
+            }
+        }
     }
 }

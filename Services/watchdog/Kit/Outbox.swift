@@ -10,6 +10,8 @@ public struct OutboxItem: Hashable, Sendable {
         case answer
         /// An incident's state on `_incidents/{w}`.
         case incident
+        /// A walk that ended as `arrived`, on `_arrivals/{w}`.
+        case arrival
     }
 
     /// The escalation or prompt id; `status/{walker}` for statuses and
@@ -84,6 +86,12 @@ public struct OutboxComposer {
                     key: Self.incidentKey(walker, state.incident), kind: .incident, walker: walker,
                     topic: Topic.incident(walker).name(prefix: prefix),
                     payload: try state.jsonPayload(), retain: true, createdAt: now)
+            case .publishArrival(let arrival):
+                // Not retained: "home safe" is news of one moment, not a state to find later.
+                return OutboxItem(
+                    key: "arrival/\(makeID())", kind: .arrival, walker: walker,
+                    topic: Topic.arrival(walker).name(prefix: prefix),
+                    payload: try SafeWalkJSON.encode(arrival), retain: false, createdAt: now)
             }
         }
     }

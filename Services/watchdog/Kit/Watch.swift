@@ -89,6 +89,8 @@ public struct Watch: Hashable, Sendable {
     /// The rule clocks; `timers.watchedSince` is nil when not watching.
     public var timers: WatchTimers
     public var walk: WalkPlan?
+    /// The walk's arrival and progress clocks, when it knows where it is going (`to`).
+    public var progress: WalkProgress?
     /// The incident the walker's device knows about.
     public var incident: Incident?
     /// When the shown state (`safe`/`checking`/`alert`, watched or not) last changed.
@@ -115,11 +117,12 @@ public struct Watch: Hashable, Sendable {
         walker: WalkerID, timers: WatchTimers = WatchTimers(), walk: WalkPlan? = nil, incident: Incident? = nil,
         stateSince: EpochSeconds = 0, lastFix: FixSummary? = nil, concerned: Bool = false,
         recentActions: [RememberedAction] = [], hold: HoldSwitch? = nil, pins: PINHashes? = nil, wrongPins: Int = 0,
-        duress: Incident? = nil
+        duress: Incident? = nil, progress: WalkProgress? = nil
     ) {
         self.walker = walker
         self.timers = timers
         self.walk = walk
+        self.progress = progress
         self.incident = incident
         self.stateSince = stateSince
         self.lastFix = lastFix

@@ -92,4 +92,6 @@ public enum WatchAction: Hashable, Sendable {
     case publishIncident(IncidentState)
     /// Answer an action on `{w}/action/result` once the step is committed.
     case answer(ActionResult)
+    /// Tell the services a walk ended as `arrived`, on `_arrivals/{w}` (through the outbox).
+    case publishArrival(Arrival)
 }

@@ -30,6 +30,7 @@ extension WatchMachine {
         case .startWalk:
             if !watch.isWatching { beginWatch(&watch, now: now) }
             watch.walk = action.walk(startingAt: now)
+            watch.progress = progress(for: action, now: now)
             watch.timers.walkETA = watch.walk?.eta
         case .stop, .arrived, .imSafe:
             return endIncident(action.kind, check.pin, &watch, now: now, into: &decisions)
@@ -71,27 +72,27 @@ extension WatchMachine {
             return .refused(.pinRequired)
         case .duress:
             let cancelled = watch.incident
-            end(kind, &watch, now: now)
+            end(kind, &watch, now: now, into: &decisions)
             raiseDuress(&watch, continuing: cancelled, now: now, into: &decisions)
             return .appliedUnderDuress
         case .cancel:
             watch.duress = nil
             watch.wrongPins = 0
-            end(kind, &watch, now: now)
+            end(kind, &watch, now: now, into: &decisions)
         case .notGiven, .wrong:
-            end(kind, &watch, now: now)
+            end(kind, &watch, now: now, into: &decisions)
         }
         return .applied
     }
 
-    private func end(_ kind: Action.Kind, _ watch: inout Watch, now: EpochSeconds) {
+    /// `arrived` also tells the services (`_arrivals/{w}`), under duress too: that topic is theirs
+    /// alone, and the duress incident stays open on `_incidents/{w}` whatever the walk did.
+    private func end(_ kind: Action.Kind, _ watch: inout Watch, now: EpochSeconds, into decisions: inout Decisions) {
         if kind == .imSafe {
             rearm(&watch, now: now)
         } else {
-            watch.timers = WatchTimers(offlineSince: watch.timers.offlineSince)
-            watch.walk = nil
-            watch.incident = nil
-            watch.concerned = false
+            if kind == .arrived { noteArrival(watch, automatic: false, now: now, into: &decisions) }
+            endWatch(&watch)
         }
     }
 
@@ -152,16 +153,20 @@ extension WatchMachine {
     private func beginWatch(_ watch: inout Watch, now: EpochSeconds) {
         watch.timers = WatchTimers(watchedSince: now, lastCheckInAt: now, offlineSince: watch.timers.offlineSince)
         watch.walk = nil
+        watch.progress = nil
         watch.concerned = false
     }
 
     /// `imSafe`: ends the incident and restarts every running clock from now, so the trigger
     /// that fired does not fire again at once. An overdue walk is dropped (the walker can start
-    /// a new one); a device still offline gets a new grace period.
+    /// a new one); a device still offline gets a new grace period. While "need more time?" waits,
+    /// `imSafe` is its answer: the walk is extended, not dropped.
     private func rearm(_ watch: inout Watch, now: EpochSeconds) {
         watch.incident = nil
         watch.concerned = false
         guard watch.isWatching else { return }
+        grantMoreTimeIfAsked(&watch, now: now)
+        rearmWalk(&watch, now: now)
         watch.timers.promptSentAt = nil
         watch.timers.lastCheckInAt = now
         watch.timers.lastMovedAt = now
@@ -169,6 +174,7 @@ extension WatchMachine {
         if let eta = watch.timers.walkETA, eta <= now {
             watch.timers.walkETA = nil
             watch.walk = nil
+            watch.progress = nil
         }
     }
 }

@@ -12,14 +12,18 @@ import SafeWalkCore
 /// the `noReply` deadline is late, one a millisecond earlier is in time.
 public struct WatchMachine: Sendable {
     public var thresholds: SafetyThresholds
+    /// Seconds without getting closer to a walk's `to` before an early check-in
+    /// (`SAFEWALK_WALK_STALL_AFTER`); also how recent progress must be for "need more time?".
+    public var walkStallAfter: Double
     /// A new escalation id (a UUID in production) each time it is called.
     public var makeID: @Sendable () -> String
 
     public init(
-        thresholds: SafetyThresholds = .defaults,
+        thresholds: SafetyThresholds = .defaults, walkStallAfter: Double = WatchMachine.defaultWalkStallAfter,
         makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
     ) {
         self.thresholds = thresholds
+        self.walkStallAfter = walkStallAfter
         self.makeID = makeID
     }
 
@@ -38,6 +42,8 @@ public struct WatchMachine: Sendable {
         var silent: [WatchAction] = []
         /// `_incidents/{w}`, for services only, last for the same reason.
         var incidents: [WatchAction] = []
+        /// Other services-only news (`_arrivals/{w}`), after the incident it never changes.
+        var services: [WatchAction] = []
     }
 
     public func step(_ watch: Watch, _ event: WatchEvent, now: EpochSeconds) -> (Watch, [WatchAction]) {
@@ -54,7 +60,7 @@ public struct WatchMachine: Sendable {
         var actions = decisions.escalations + decisions.answers + decisions.prompts
         let status = next.status(thresholds)
         if status != watch.status(thresholds) { actions.append(.publishStatus(status)) }
-        return (next, actions + decisions.silent + decisions.incidents)
+        return (next, actions + decisions.silent + decisions.incidents + decisions.services)
     }
 
     private func noteIncidentChange(
@@ -73,10 +79,11 @@ public struct WatchMachine: Sendable {
         var wakes: [EpochSeconds] = []
         if let hold = watch.holdDeadline(thresholds) { wakes.append(hold) }
         if watch.incident == nil, watch.isWatching {
-            if let deadline = EscalationRules.nextDeadline(watch.timers, thresholds: thresholds)?.at {
+            if let deadline = EscalationRules.nextDeadline(ruleTimers(watch), thresholds: thresholds)?.at {
                 wakes.append(deadline)
             }
             if let checkIn = watch.nextCheckInAt(thresholds) { wakes.append(checkIn) }
+            if let walk = nextWalkWake(watch) { wakes.append(walk) }
         }
         return wakes.min()
     }
@@ -88,10 +95,16 @@ public struct WatchMachine: Sendable {
             escalate(&watch, .panic, level: hold.level, note: hold.note, now: now, into: &decisions)
         }
         guard watch.incident == nil, watch.isWatching else { return }
-        if let reason = EscalationRules.due(watch.timers, thresholds: thresholds, now: now) {
+        var due = EscalationRules.due(ruleTimers(watch), thresholds: thresholds, now: now)
+        if due == .walkOverdue, askForMoreTimeIfDue(&watch, now: now, into: &decisions) {
+            due = EscalationRules.due(ruleTimers(watch), thresholds: thresholds, now: now)
+        }
+        if let reason = due {
+            closeMoreTimeQuestion(&watch)
             escalate(&watch, reason, level: reason.defaultLevel, now: now, into: &decisions)
             return
         }
+        promptIfStalled(&watch, now: now, into: &decisions)
         if let checkIn = watch.nextCheckInAt(thresholds), now >= checkIn,
             let replyBy = EscalationRules.replyBy(watch.timers, thresholds: thresholds)
         {
@@ -109,6 +122,7 @@ public struct WatchMachine: Sendable {
             answer(action, check, to: &watch, now: now, into: &decisions)
         case .reply(let text):
             let effect = QuickReply.lookup(text)?.effect ?? .answersCheckIn
+            grantMoreTimeIfAsked(&watch, now: now)
             if watch.isWatching {
                 watch.timers.promptSentAt = nil
                 watch.timers.lastCheckInAt = now
@@ -119,12 +133,16 @@ public struct WatchMachine: Sendable {
                 escalate(&watch, reason, level: reason.defaultLevel, now: now, into: &decisions)
             }
         case .position(let update):
-            if watch.lastFix.map({ update.fix.tst >= $0.tst }) ?? true { watch.lastFix = FixSummary(update.fix) }
-            guard watch.isWatching, update.moved else { return }
-            // Device time, capped at now: a replayed retained position must not count as fresh
-            // movement, and a fast device clock must not buy time.
-            let movedAt = min(now, update.lastMovedAt)
-            watch.timers.lastMovedAt = max(watch.timers.lastMovedAt ?? movedAt, movedAt)
+            let previous = watch.lastFix
+            if previous.map({ update.fix.tst >= $0.tst }) ?? true { watch.lastFix = FixSummary(update.fix) }
+            guard watch.isWatching else { return }
+            if update.moved {
+                // Device time, capped at now: a replayed retained position must not count as fresh
+                // movement, and a fast device clock must not buy time.
+                let movedAt = min(now, update.lastMovedAt)
+                watch.timers.lastMovedAt = max(watch.timers.lastMovedAt ?? movedAt, movedAt)
+            }
+            follow(update.fix, after: previous, &watch, now: now, into: &decisions)
         case .presence(.offline):
             if let hold = watch.hold {
                 // The Last Will while the finger was down: the phone that was knocked away still calls.

@@ -10,12 +10,15 @@ enum WatchRow {
         walkDestination, incidentReason, incidentLevel, incidentAt, stateSince,
         fixLat, fixLon, fixAcc, fixTst, concerned, recentActions,
         holdLevel, holdBeatAt, holdNote, pinSalt, cancelPinHash, duressPinHash, wrongPins, duressReason, duressAt,
-        incidentID, duressID
+        incidentID, duressID,
+        walkToLat, walkToLon, walkDuration, walkExtend, walkBest, walkCloserAt, walkStallSince, walkStallPrompted,
+        walkAtDestination, walkAskedAt, walkExtended
         """
 
     static let upsert = """
         INSERT OR REPLACE INTO watch (\(columns))
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+            ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Remembered actions are `id TAB answer` lines: action ids never contain a control
@@ -56,6 +59,23 @@ enum WatchRow {
         WHERE duressReason IS NOT NULL;
         """
 
+    /// Migration `v4`: walks that know where they are going. Every column may be NULL (or is 0), so
+    /// a row written before reads as a walk without `to`, whose rules are the old ones. The walk's
+    /// progress is kept only when `walkStallSince` is set.
+    static let v4Columns = """
+        ALTER TABLE watch ADD COLUMN walkToLat REAL;
+        ALTER TABLE watch ADD COLUMN walkToLon REAL;
+        ALTER TABLE watch ADD COLUMN walkDuration REAL;
+        ALTER TABLE watch ADD COLUMN walkExtend INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE watch ADD COLUMN walkBest REAL;
+        ALTER TABLE watch ADD COLUMN walkCloserAt REAL;
+        ALTER TABLE watch ADD COLUMN walkStallSince REAL;
+        ALTER TABLE watch ADD COLUMN walkStallPrompted INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE watch ADD COLUMN walkAtDestination INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE watch ADD COLUMN walkAskedAt REAL;
+        ALTER TABLE watch ADD COLUMN walkExtended INTEGER NOT NULL DEFAULT 0;
+        """
+
     static func arguments(_ w: Watch) -> StatementArguments {
         let t = w.timers
         let remembered = w.recentActions.map { "\($0.id)\(answerSeparator)\($0.answer)" }.joined(separator: separator)
@@ -71,6 +91,12 @@ enum WatchRow {
             w.pins.map { Data($0.salt) }, w.pins.map { Data($0.cancel) }, w.pins?.duress.map { Data($0) },
             w.wrongPins, w.duress?.reason.rawValue, w.duress?.at, w.incident?.id, w.duress?.id,
         ]
+        let p = w.progress
+        arguments += [
+            w.walk?.to?.lat, w.walk?.to?.lon, p?.duration, p?.extendWhileProgressing ?? false, p?.bestDistance,
+            p?.closerAt, p?.stallSince, p?.stallPrompted ?? false, p?.fixesAtDestination ?? 0, p?.moreTimeAskedAt,
+            p?.extended ?? false,
+        ]
         return arguments
     }
 
@@ -85,7 +111,7 @@ enum WatchRow {
             walkETA: row[5], offlineSince: row[6])
         var walk: WalkPlan?
         if let eta = timers.walkETA {
-            walk = WalkPlan(destination: row[7] ?? "", eta: eta)
+            walk = WalkPlan(destination: row[7] ?? "", eta: eta, to: destination(row))
         }
         var fix: FixSummary?
         if let lat: Double = row[12], let lon: Double = row[13], let tst: Double = row[15] {
@@ -96,7 +122,21 @@ enum WatchRow {
             incident: incident(row, of: walker, id: 27, reason: 8, level: 9, at: 10),
             stateSince: row[11] ?? 0, lastFix: fix, concerned: row[16] ?? false,
             recentActions: remembered(row[17] ?? ""), hold: hold(row), pins: pins(row), wrongPins: row[24] ?? 0,
-            duress: incident(row, of: walker, id: 28, reason: 25, level: nil, at: 26))
+            duress: incident(row, of: walker, id: 28, reason: 25, level: nil, at: 26),
+            progress: walk?.to == nil ? nil : progress(row))
+    }
+
+    private static func destination(_ row: Row) -> Coordinate? {
+        guard let lat: Double = row[29], let lon: Double = row[30] else { return nil }
+        return Coordinate(lat: lat, lon: lon)
+    }
+
+    private static func progress(_ row: Row) -> WalkProgress? {
+        guard let duration: Double = row[31], let stallSince: Double = row[35] else { return nil }
+        return WalkProgress(
+            duration: duration, extendWhileProgressing: row[32] ?? false, stallSince: stallSince,
+            bestDistance: row[33], closerAt: row[34], stallPrompted: row[36] ?? false,
+            fixesAtDestination: row[37] ?? 0, moreTimeAskedAt: row[38], extended: row[39] ?? false)
     }
 
     /// An unreadable level is read as red: over-escalating beats missing one. A duress incident

@@ -45,6 +45,9 @@ public struct WatchStore: Sendable {
         migrator.registerMigration("v3: incident ids") { db in
             try db.execute(sql: WatchRow.v3Columns)
         }
+        migrator.registerMigration("v4: walks that know where they are going") { db in
+            try db.execute(sql: WatchRow.v4Columns)
+        }
         return migrator
     }
 

@@ -18,7 +18,7 @@ public enum Watchdog {
             logger: context.logger)
         let options = WatchdogService.Options(
             prefix: configuration.topicPrefix, thresholds: configuration.thresholds,
-            maxPayloadBytes: settings.maxPayloadBytes)
+            maxPayloadBytes: settings.maxPayloadBytes, walkStallAfter: settings.walkStallAfter)
         let service = WatchdogService(
             bus: context.bus, store: WatchStore(database: database), clock: clock,
             options: options, reporter: reporter, logger: context.logger)

@@ -19,15 +19,18 @@ public final class WatchdogService: Service, Sendable {
         public var thresholds: SafetyThresholds
         public var maxPayloadBytes: Int
         public var pinHasher: PINHasher
+        /// `SAFEWALK_WALK_STALL_AFTER`: see ``WatchMachine/walkStallAfter``.
+        public var walkStallAfter: Double
 
         public init(
             prefix: String, thresholds: SafetyThresholds, maxPayloadBytes: Int = 16 * 1024,
-            pinHasher: PINHasher = PINHasher()
+            pinHasher: PINHasher = PINHasher(), walkStallAfter: Double = WatchMachine.defaultWalkStallAfter
         ) {
             self.prefix = prefix
             self.thresholds = thresholds
             self.maxPayloadBytes = maxPayloadBytes
             self.pinHasher = pinHasher
+            self.walkStallAfter = walkStallAfter
         }
     }
 
@@ -90,7 +93,8 @@ public final class WatchdogService: Service, Sendable {
     }
 
     public func run() async throws {
-        var engine = WatchEngine(machine: WatchMachine(thresholds: options.thresholds))
+        var engine = WatchEngine(
+            machine: WatchMachine(thresholds: options.thresholds, walkStallAfter: options.walkStallAfter))
         let started = ContinuousClock.now
         let (watches, unsent) = try await store.restore()
         engine.reserve(watches.count)
@@ -277,6 +281,9 @@ public final class WatchdogService: Service, Sendable {
                         "state": "\(incident.state.rawValue)",
                         "level": "\(incident.level.rawValue)", "duress": "\(incident.duress)",
                     ])
+            case .publishArrival(let arrival):
+                logger.info(
+                    "walk arrived", metadata: ["walker": "\(walker)", "automatic": "\(arrival.automatic)"])
             case .answer(let result):
                 logger.debug(
                     "action answered",

@@ -7,15 +7,23 @@ public struct WatchdogSettings: Sendable {
     public var maxPayloadBytes: Int
     /// `SAFEWALK_WATCHDOG_DB_FILE` (default `watchdog.sqlite`) inside `SAFEWALK_DATA_DIR`.
     public var databaseFile: String
+    /// `SAFEWALK_WALK_STALL_AFTER` (seconds, default 300): a walk with `to` whose walker has not
+    /// got closer for this long gets an early check-in.
+    public var walkStallAfter: Double
 
-    public init(maxPayloadBytes: Int = 16 * 1024, databaseFile: String = "watchdog.sqlite") {
+    public init(
+        maxPayloadBytes: Int = 16 * 1024, databaseFile: String = "watchdog.sqlite",
+        walkStallAfter: Double = WatchMachine.defaultWalkStallAfter
+    ) {
         self.maxPayloadBytes = maxPayloadBytes
         self.databaseFile = databaseFile
+        self.walkStallAfter = walkStallAfter
     }
 
     public init(environment env: EnvironmentReader) throws(ConfigurationError) {
         self.init(
             maxPayloadBytes: try env.integer("SAFEWALK_WATCHDOG_MAX_PAYLOAD", default: 16 * 1024, in: 256...1_048_576),
-            databaseFile: env.string("SAFEWALK_WATCHDOG_DB_FILE", default: "watchdog.sqlite"))
+            databaseFile: env.string("SAFEWALK_WATCHDOG_DB_FILE", default: "watchdog.sqlite"),
+            walkStallAfter: try env.seconds("SAFEWALK_WALK_STALL_AFTER", default: WatchMachine.defaultWalkStallAfter))
     }
 }
