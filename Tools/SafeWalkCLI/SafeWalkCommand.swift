@@ -4,7 +4,7 @@ import ArgumentParser
 public struct SafeWalkCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "safewalk",
-        abstract: "Run, watch and simulate SafeWalk walks; manage broker users and contacts.",
+        abstract: "Run, watch and simulate SafeWalk walks; manage broker users, contacts and your circle.",
         discussion: """
             Broker options default to the SAFEWALK_MQTT_HOST, SAFEWALK_MQTT_PORT, \
             SAFEWALK_MQTT_USERNAME and SAFEWALK_MQTT_PASSWORD environment variables, \
@@ -16,7 +16,7 @@ public struct SafeWalkCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             UpCommand.self, SimulateCommand.self, WatchCommand.self, UserCommand.self,
-            ContactCommand.self,
+            ContactCommand.self, CircleGroupCommand.self,
         ])
 
     public init() {}

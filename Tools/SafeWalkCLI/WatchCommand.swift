@@ -11,7 +11,11 @@ struct WatchCommand: AsyncParsableCommand {
         discussion: """
             Prints one line per event: status (SAFE / CHECKING / ALERT with an mm:ss countdown), \
             check-in prompts, companion chat, replies, actions, escalations, alerts (with their \
-            tel:/sms: actions) and delivery receipts. In a terminal the bottom line keeps a live \
+            tel:/sms: actions) and delivery receipts; and the circle: answers to circle commands, \
+            the circle when it changes (one compact line), inbox events (follow requests, \
+            check-ins, home safe, alerts with their position) and the live views of people who \
+            made this user an SOS contact ({walker}/shared/+, and when one is no longer shared). \
+            In a terminal the bottom line keeps a live \
             countdown per walker and colours are on (NO_COLOR or --no-color turns them off). \
             Without a walker it shows every walker and the services' online/offline status; that \
             needs a login allowed to read everything (the `operator` user) on a secured broker.

@@ -22,14 +22,33 @@ public enum WatchEvent: Sendable, Equatable {
     case contactsResult(ContactResult)
     case service(ServiceName, Presence)
     case rejection(Rejection)
+    /// The circle owner's answer on `{w}/circle/result`.
+    case circleResult(CircleResult)
+    /// The user's retained circle on `{w}/circle`; nil when it was cleared (an erased account).
+    case circle(CircleView?)
+    /// An event for the user from someone in their circle, on `{w}/inbox`.
+    case inbox(InboxEvent)
+    /// `{w}/shared/{other}`: `other`'s open incident for an SOS contact; nil when the retained
+    /// view was cleared, i.e. it is no longer shared.
+    case shared(of: WalkerID, SharedView?)
+    /// A `{w}/shared/{other}` payload that is neither a view nor empty.
+    case unreadableShared(of: WalkerID, reason: String)
     /// A payload that does not fit the contract; shown, never fatal.
     case unreadable(Topic.Kind, reason: String)
 
     /// The walker (if any) and event for a message; nil for topics watch does not show (raw
     /// fixes, contact add/remove requests with phone numbers, foreign topics).
     public static func decode(_ message: MQTTMessage, prefix: String) -> (walker: WalkerID?, event: WatchEvent)? {
-        guard let topic = Topic.parse(message.topic, prefix: prefix) else { return nil }
         let data = message.payload
+        if let shared = SharedTopic.parse(message.topic, prefix: prefix) {
+            guard !data.isEmpty else { return (shared.viewer, .shared(of: shared.other, nil)) }
+            do {
+                return (shared.viewer, .shared(of: shared.other, try SafeWalkJSON.decode(SharedView.self, from: data)))
+            } catch {
+                return (shared.viewer, .unreadableShared(of: shared.other, reason: "\(error)"))
+            }
+        }
+        guard let topic = Topic.parse(message.topic, prefix: prefix) else { return nil }
         func json<T: Decodable>(_ type: T.Type, _ wrap: (T) -> WatchEvent) -> WatchEvent {
             do {
                 return wrap(try SafeWalkJSON.decode(type, from: data))
@@ -60,13 +79,20 @@ public enum WatchEvent: Sendable, Equatable {
         case .rejected: event = json(Rejection.self, WatchEvent.rejection)
         case .actionResult: event = json(ActionResult.self, WatchEvent.actionResult)
         case .inputRejected: event = json(InputRefusal.self, WatchEvent.inputRefusal)
+        case .circleResult: event = json(CircleResult.self, WatchEvent.circleResult)
+        case .circle: event = data.isEmpty ? .circle(nil) : json(CircleView.self) { .circle($0) }
+        case .inbox: event = json(InboxEvent.self, WatchEvent.inbox)
         // Not shown: raw fixes, contact requests with phone numbers, and the accounts traffic
         // (commands carry passwords, and an operator cannot read any of it). Incidents and their
         // ladders (issue 18) are not shown yet: the escalations above already say what happened;
-        // acknowledgements and gateway reports are services' traffic.
+        // acknowledgements and gateway reports are services' traffic. A circle command is shown by
+        // its answer on circle/result (a walker's login may write circle/cmd but not read it, so
+        // only an operator would ever see one); `_members/{w}` is the accounts' roster, one
+        // retained message per account each time web starts, which says nothing about a walk.
+        // Arrivals (`_arrivals/{w}`) are services' traffic: the walk's status already says it.
         case .fix, .contactsAdd, .contactsRemove, .owntracks, .accountCommand, .accountResult, .accountErase,
             .accountErased, .incident, .ladder, .acknowledgementRequest, .acknowledgementResult, .gatewayReceipt,
-            .circleCommand, .circleResult, .circle, .inbox, .member, .arrival:
+            .circleCommand, .member, .arrival:
             return nil
         }
         return (topic.walker, event)

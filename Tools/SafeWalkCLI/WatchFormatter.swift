@@ -15,6 +15,8 @@ public struct WatchFormatter: Sendable {
         self.showPositions = showPositions
     }
 
+    private var circleText: CircleText { CircleText(timeZone: timeZone) }
+
     /// The line for one event, or nil if it is not shown.
     public func line(_ event: WatchEvent, walker: WalkerID?, replyBy: EpochSeconds? = nil, now: EpochSeconds) -> String?
     {
@@ -94,6 +96,19 @@ public struct WatchFormatter: Sendable {
             )
         case .unreadable(let kind, let reason):
             return ("UNREADABLE", s.yellow("\(kind.rawValue): \(reason)"))
+        case .circleResult(let result):
+            let text = CircleText.result(result) + (result.id.map { s.dim(" id \(ActionText.shortID($0))") } ?? "")
+            return ("CIRCLE", result.ok ? s.green(text) : s.red(text))
+        case .circle(let view):
+            return ("CIRCLE", view.map { circleText.compact($0, now: now) } ?? s.yellow("no circle (cleared)"))
+        case .inbox(let event):
+            let text = circleText.event(event)
+            return ("INBOX", event.type == .alert ? s.red(text) : event.type == .allClear ? s.green(text) : text)
+        case .shared(let other, let view):
+            let text = circleText.shared(view, of: other)
+            return ("SHARED", view == nil ? s.dim(text) : s.magenta(text))
+        case .unreadableShared(let other, let reason):
+            return ("UNREADABLE", s.yellow("shared/\(other): \(reason)"))
         }
     }
 
