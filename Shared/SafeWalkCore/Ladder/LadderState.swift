@@ -55,7 +55,7 @@ public enum AcknowledgementChannel: String, CaseIterable, Codable, Hashable, Sen
 
 /// "I'm on it".
 public struct LadderAcknowledgement: Codable, Hashable, Sendable {
-    /// The recipient's name as the walker saved it.
+    /// The recipient's name as the walker saved it, or the SafeWalk user's id (`via: app`).
     public var by: String
     public var via: AcknowledgementChannel
     public var at: EpochSeconds

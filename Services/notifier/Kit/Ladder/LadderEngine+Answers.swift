@@ -4,8 +4,9 @@ import SafeWalkCore
 import SafeWalkService
 
 extension LadderEngine {
-    /// "I'm on it": finds the incident and recipient (by page digest, or by number and code), stops
-    /// the climb and admits the `#ack` job, all in one transaction; answers for `_acks/result`.
+    /// "I'm on it": finds the incident and who says it (a recipient by page digest, or by number
+    /// and code; a SafeWalk user by the walker's latest incident), stops the climb and admits the
+    /// `#ack` job, all in one transaction; answers for `_acks/result`.
     public func acknowledge(_ request: AcknowledgementRequest, now: Double) async throws -> (
         AcknowledgementResult, Outcome
     ) {
@@ -14,47 +15,66 @@ extension LadderEngine {
             func failure(_ error: AcknowledgementResult.Failure) -> (AcknowledgementResult, Outcome) {
                 (AcknowledgementResult(id: request.id, ok: false, error: error), outcome)
             }
-            guard let (incident, key) = try Self.match(db, request) else { return failure(.unknownRecipient) }
-            guard let (record, members) = try LadderStore.load(db, incident: incident),
-                let member = members.first(where: { $0.key == key })
+            guard let claim = try Self.match(db, request),
+                let (record, members) = try LadderStore.load(db, incident: claim.incident),
+                let name = claim.name(among: members)
             else { return failure(.unknownRecipient) }
             guard !record.ladder.isClosed else {
                 return (
                     AcknowledgementResult(
-                        id: request.id, ok: false, error: .closed, walker: record.walker, incident: incident),
+                        id: request.id, ok: false, error: .closed, walker: record.walker, incident: claim.incident),
                     outcome
                 )
             }
-            var standing = record.ladder.acknowledgement?.by ?? member.name
-            try step(db, incident, now: now, into: &outcome) { record, members in
-                let steps = record.ladder.acknowledge(by: member.name, at: now)
+            var standing = record.ladder.acknowledgement?.by ?? name
+            try step(db, claim.incident, now: now, into: &outcome) { record, members in
+                let steps = record.ladder.acknowledge(by: name, at: now)
                 if !steps.isEmpty {
                     record.acknowledgedVia = request.via
-                    record.acknowledgedKey = key
+                    record.acknowledgedKey = claim.key
                 }
-                standing = record.ladder.acknowledgement?.by ?? member.name
+                standing = record.ladder.acknowledgement?.by ?? name
                 return LadderJobs.jobs(for: steps, record: &record, members: &members, now: now, context: context)
             }
             return (
                 AcknowledgementResult(
-                    id: request.id, ok: true, walker: record.walker, incident: incident, by: standing),
+                    id: request.id, ok: true, walker: record.walker, incident: claim.incident, by: standing),
                 outcome
             )
         }
     }
 
-    /// The incident and recipient a request names. A number without a code picks the latest open
-    /// incident that told it (a closed one only when none is open, to answer `closed`).
-    static func match(_ db: Database, _ request: AcknowledgementRequest) throws -> (String, String)? {
+    /// Who says "I'm on it" about which incident.
+    struct Claim {
+        var incident: String
+        /// A recipient of the ladder: their key (the acknowledger is not texted "is handling it").
+        var key: String?
+        /// A SafeWalk user (`via: app`), who is no recipient of the ladder: named by their id.
+        var user: WalkerID?
+
+        /// The name the acknowledgement stands under; nil when the recipient is not on the ladder.
+        func name(among members: [LadderMember]) -> String? {
+            if let user { return user.rawValue }
+            return members.first { $0.key == key }?.name
+        }
+    }
+
+    /// The incident and acknowledger a request names. A number without a code picks the latest
+    /// open incident that told it, a user the walker's latest open incident (a closed one only
+    /// when none is open, to answer `closed`).
+    static func match(_ db: Database, _ request: AcknowledgementRequest) throws -> Claim? {
         switch request.via {
         case .page:
             guard let digest = request.page else { return nil }
             let found = try LadderStore.incidents(db, digest: digest)
-            return found.first.map { ($0.incident, $0.key) }
-        case .sms, .app:
+            return found.first.map { Claim(incident: $0.incident, key: $0.key) }
+        case .sms:
             guard let raw = request.phone, let phone = PhoneNumber.normalise(raw).dialable else { return nil }
             let found = try LadderStore.incidents(db, phone: phone, code: request.code)
-            return found.first.map { ($0.incident, phone) }
+            return found.first.map { Claim(incident: $0.incident, key: phone) }
+        case .app:
+            guard let user = request.user, let walker = request.walker else { return nil }
+            return try LadderStore.latestIncident(db, walker: walker).map { Claim(incident: $0, user: user) }
         }
     }
 

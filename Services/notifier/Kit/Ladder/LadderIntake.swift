@@ -50,11 +50,15 @@ public enum LadderIntake {
         switch request.via {
         case .page:
             guard let page = request.page, isHexDigest(page) else { return .failure(refused) }
-        case .sms, .app:
+        case .sms:
             guard let phone = request.phone, phone.utf8.count <= 32 else { return .failure(refused) }
             if let code = request.code, code.utf8.count != 4 || !code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
                 return .failure(refused)
             }
+        case .app:
+            // Both are walker ids (the decoder checked their characters); without either there is
+            // nobody on it, or no incident to be on.
+            guard request.user != nil, request.walker != nil else { return .failure(refused) }
         }
         return .success(request)
     }

@@ -114,6 +114,14 @@ enum LadderStore {
         ).map { ($0["incident"], $0["open"]) }
     }
 
+    /// The walker's latest open incident, or their latest closed one when none is open. Latest
+    /// is by rowid: ladders are inserted when their incident opens and updated in place after.
+    static func latestIncident(_ db: Database, walker: WalkerID) throws -> String? {
+        try String.fetchOne(
+            db, sql: "SELECT incident FROM ladder WHERE walker = ? ORDER BY open DESC, rowid DESC LIMIT 1",
+            arguments: [walker.rawValue])
+    }
+
     static func text(_ db: Database, ref: String) throws -> (incident: String, key: String, status: String?)? {
         try Row.fetchOne(db, sql: "SELECT incident, key, status FROM ladder_text WHERE ref = ?", arguments: [ref])
             .map { ($0["incident"], $0["key"], $0["status"]) }
