@@ -73,3 +73,35 @@ final class FakeServices: Eraser {
         state.withLock { state in Set(state.erased.filter { $0.value.contains(walker) }.keys) }
     }
 }
+
+/// The member directory as a dictionary: what `_members/{w}` holds for each user (nil: cleared),
+/// and every publication in order. `down` makes every call throw, as a broker that is away would.
+final class RecordingMembers: MemberDirectory {
+    struct State {
+        var retained: [String: Member?] = [:]
+        var log: [String] = []
+        var down = false
+    }
+
+    let state = Mutex(State())
+
+    func publish(_ member: Member) async throws {
+        try state.withLock { state throws(CollaboratorError) in
+            if state.down { throw .timedOut(seconds: 5) }
+            state.retained[member.user.rawValue] = .some(member)
+            state.log.append("publish \(member.user)")
+        }
+    }
+
+    func clear(_ user: WalkerID) async throws {
+        try state.withLock { state throws(CollaboratorError) in
+            if state.down { throw .timedOut(seconds: 5) }
+            state.retained[user.rawValue] = .some(nil)
+            state.log.append("clear \(user)")
+        }
+    }
+
+    /// The record retained for `user` now (nil when cleared or never published).
+    func member(_ user: String) -> Member? { state.withLock { $0.retained[user] ?? nil } }
+    var log: [String] { state.withLock { $0.log } }
+}

@@ -15,21 +15,24 @@ struct WebFixture: Sendable {
     let accounts: Accounts
     let broker = FakeBrokerAdmin()
     let services = FakeServices()
+    let members: any MemberDirectory
     let clock: ObservedTestClock
     let directory: URL
 
-    init(settings: WebSettings = WebSettings()) throws {
+    /// `members`: where `_members/{w}` goes; a ``RecordingMembers`` unless a test gives the broker.
+    init(settings: WebSettings = WebSettings(), members: any MemberDirectory = RecordingMembers()) throws {
         var settings = settings
         settings.publicBroker = PublicBroker(host: "mqtt.example.org", port: 8883, tls: true)
         let (pool, directory) = try SQLiteStore.temporary(migrator: WebDatabase.migrator)
         self.directory = directory
         let clock = ObservedTestClock()
         self.clock = clock
+        self.members = members
         var logger = Logger(label: "web-test")
         logger.logLevel = .critical
         accounts = Accounts(
             database: WebDatabase(pool: pool), passwords: PasswordWork(hasher: PasswordHasher(rounds: 1_000)),
-            keeper: broker, eraser: services, gate: RateGate(limits: settings.limits, clock: clock),
+            keeper: broker, eraser: services, members: members, gate: RateGate(limits: settings.limits, clock: clock),
             settings: settings, logger: logger)
     }
 

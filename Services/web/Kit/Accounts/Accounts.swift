@@ -5,13 +5,15 @@ import Synchronization
 
 /// The accounts API's decisions and steps, without HTTP: the routes read requests into calls
 /// here and write what comes back. Everything it touches is injected (the store, the hasher's
-/// threads, broker-admin, the erasing services, the rate limits and both clocks), so tests run it
-/// against in-memory collaborators and a manual clock.
+/// threads, broker-admin, the erasing services, the member directory, the rate limits and both
+/// clocks), so tests run it against in-memory collaborators and a manual clock.
 public struct Accounts: Sendable {
     public let database: WebDatabase
     public let passwords: PasswordWork
     public let keeper: any CredentialKeeper
     public let eraser: any Eraser
+    /// `_members/{w}`: who has an account, for the circle owner.
+    public let members: any MemberDirectory
     public let gate: any RateGating
     public let settings: WebSettings
     /// Wall-clock time, for what is stored (creation, session expiry).
@@ -24,13 +26,15 @@ public struct Accounts: Sendable {
 
     public init(
         database: WebDatabase, passwords: PasswordWork, keeper: any CredentialKeeper, eraser: any Eraser,
-        gate: any RateGating, settings: WebSettings, now: @escaping @Sendable () -> Date = Date.init,
+        members: any MemberDirectory, gate: any RateGating, settings: WebSettings,
+        now: @escaping @Sendable () -> Date = Date.init,
         clock: any Clock<Duration> = ContinuousClock(), logger: Logger
     ) {
         self.database = database
         self.passwords = passwords
         self.keeper = keeper
         self.eraser = eraser
+        self.members = members
         self.gate = gate
         self.settings = settings
         self.now = now

@@ -26,7 +26,8 @@ extension Accounts {
         return try await advance(erasure, answering: true)
     }
 
-    /// One pass: (1) `disable` the walker's logins and (2) ask the watchdog, while the job is
+    /// One pass: (0) clear the walker's `_members/{w}` (published again if the erasure is
+    /// cancelled), (1) `disable` the walker's logins and (2) ask the watchdog, while the job is
     /// `started`; then (3) ask every service still to report, together, within
     /// `settings.eraseWait`. `answering` is true when a person waits for the answer: then a first
     /// step that cannot run cancels the job (503) instead of leaving it to the background.
@@ -35,6 +36,9 @@ extension Accounts {
         // request that started it may still cancel it.
         guard erasing.claim(erasure.id) else { return .continuing }
         defer { erasing.release(erasure.id) }
+        // Nobody may follow a person being erased, from the first step. Every pass clears again
+        // (one small retained message), so a clear the broker missed is made by the next.
+        await withdraw(erasure.user)
         var erasure = erasure
         if erasure.phase == .started {
             switch await firstSteps(erasure) {
@@ -78,6 +82,9 @@ extension Accounts {
     private func cancel(_ erasure: Erasure, because reason: APIError) async throws -> ErasureProgress {
         _ = await command(.enable, erasure.user)
         try await database.cancelErasure(erasure)
+        if let account = try await database.account(key: erasure.usernameKey) {
+            await announce(account.username, createdAt: account.createdAt)
+        }
         logger.notice("erasure cancelled", metadata: ["walker": "\(erasure.user)", "reason": "\(reason.reason)"])
         return .cancelled(reason)
     }

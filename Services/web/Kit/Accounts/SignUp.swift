@@ -3,7 +3,8 @@ import SafeWalkCore
 extension Accounts {
     /// `POST /v1/accounts`: rate limits, the rules, uniqueness regardless of case, the hash, the
     /// row (`pending`), then the broker login; the account is `active` once broker-admin has made
-    /// it. If the login cannot be made the row goes again, so a retry starts clean.
+    /// it, and announced on `_members/{w}` (``announce(_:createdAt:)``). If the login cannot be
+    /// made the row goes again, so a retry starts clean.
     ///
     /// broker-admin answering `exists` means a login without an account: `web` alone asks for
     /// walker logins and this name has no row, so it is what an earlier attempt left when its
@@ -30,6 +31,9 @@ extension Accounts {
             try await database.deleteAccount(key: form.usernameKey)
             throw APIError.unavailable
         }
+        // Announced before the account turns active: only an active account can be deleted, so
+        // a deletion's clear always follows this on web's one connection, never overtakes it.
+        await announce(form.username, createdAt: created)
         try await database.setState(.active, key: form.usernameKey)
         logger.info("account created", metadata: ["walker": "\(form.username)"])
         return Account(

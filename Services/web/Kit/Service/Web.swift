@@ -3,7 +3,8 @@ import SafeWalkCore
 import SafeWalkService
 import ServiceLifecycle
 
-/// Builds web's parts from a ``ServiceContext``: the HTTP application and the erasure resumer.
+/// Builds web's parts from a ``ServiceContext``: the HTTP application, the erasure resumer and
+/// the member directory's start-up pass.
 public enum Web {
     /// The service's name on the broker (`_service/web`) and its broker login.
     public static let name = ServiceName.web
@@ -14,7 +15,8 @@ public enum Web {
     ) async throws -> [any Service] {
         let settings = try WebSettings(environment: context.configuration.environment)
         let database = try WebDatabase.open(directory: context.configuration.dataDirectory, logger: context.logger)
-        for walker in try await database.forgetPending() {
+        let forgotten = try await database.forgetPending()
+        for walker in forgotten {
             // A sign-up that was cut short by a stop: its broker login may or may not exist.
             context.logger.warning("unfinished sign-up forgotten", metadata: ["walker": "\(walker)"])
         }
@@ -25,7 +27,9 @@ public enum Web {
             database: database,
             passwords: PasswordWork(
                 hasher: PasswordHasher(rounds: settings.passwordRounds), limit: settings.passwordQueue),
-            keeper: keeper, eraser: eraser, gate: RateGate(limits: settings.limits, clock: ContinuousClock()),
+            keeper: keeper, eraser: eraser,
+            members: BrokerMembers(bus: context.bus, prefix: context.configuration.topicPrefix),
+            gate: RateGate(limits: settings.limits, clock: ContinuousClock()),
             settings: settings, logger: context.logger)
         let live = try await LivePages.connect(
             bus: context.bus, prefix: context.configuration.topicPrefix, database: database, settings: settings.live,
@@ -36,6 +40,9 @@ public enum Web {
         if settings.live.publicURL == nil {
             context.logger.notice("SAFEWALK_PUBLIC_URL is not set")
         }
-        return [ErasureResumer(accounts: accounts), live, try WebApplication.make(accounts: accounts, live: live)]
+        return [
+            MemberRepublisher(accounts: accounts, forgotten: forgotten.compactMap(WalkerID.init(validating:))),
+            ErasureResumer(accounts: accounts), live, try WebApplication.make(accounts: accounts, live: live),
+        ]
     }
 }
