@@ -41,6 +41,7 @@ public final class ContactsDatabase: Sendable {
             // Contacts stored before tiers existed are told at once, as they always were.
             try db.execute(sql: "ALTER TABLE contact ADD COLUMN tier INTEGER NOT NULL DEFAULT 1")
         }
+        migrator.registerMigration("v3-circle") { db in try CircleSchema.create(db) }
         return migrator
     }
 

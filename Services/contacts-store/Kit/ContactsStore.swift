@@ -5,7 +5,9 @@ import ServiceLifecycle
 /// Builds contacts-store's parts from a ``ServiceContext``.
 public enum ContactsStore {
     /// Subscribes before returning, so `online` on the status topic means "listening".
-    public static func services(_ context: ServiceContext) async throws -> [any Service] {
+    public static func services(_ context: ServiceContext, clock: any EpochClock = SystemEpochClock()) async throws
+        -> [any Service]
+    {
         let configuration = context.configuration
         let database = try ContactsDatabase.open(directory: configuration.dataDirectory, logger: context.logger)
         let directory = try await ContactsDirectory(
@@ -20,11 +22,32 @@ public enum ContactsStore {
         let service = ContactsStoreService(
             bus: context.bus, prefix: configuration.topicPrefix, directory: directory,
             reporter: reporter, logger: context.logger, subscriptions: subscriptions)
+        let circle = try await Self.circle(context, database: database, reporter: reporter, clock: clock)
         return [
             service,
+            circle,
             ErasureResponder(
                 service: .contactsStore, bus: context.bus, prefix: configuration.topicPrefix,
-                subscription: erasures, reporter: reporter, logger: context.logger, erase: { await service.erase($0) }),
+                subscription: erasures, reporter: reporter, logger: context.logger,
+                erase: { walker in
+                    // The circle first: a failure there leaves the contacts for the retry.
+                    guard await circle.erase(walker) else { return .storeError }
+                    return await service.erase(walker)
+                }),
         ]
+    }
+
+    /// The circle (docs/CONTRACT.md, "The circle"), in the same SQLite file.
+    static func circle(
+        _ context: ServiceContext, database: ContactsDatabase, reporter: RejectionReporter, clock: any EpochClock
+    ) async throws -> CircleService {
+        let configuration = context.configuration
+        let settings = try CircleSettings(configuration: configuration)
+        let store = CircleStore(pool: database.pool, settings: settings)
+        let graph = try await store.loadGraph()
+        let subscriptions = try await CircleService.subscribe(bus: context.bus, prefix: configuration.topicPrefix)
+        return CircleService(
+            bus: context.bus, prefix: configuration.topicPrefix, store: store, graph: graph, settings: settings,
+            clock: clock, reporter: reporter, logger: context.logger, subscriptions: subscriptions)
     }
 }

@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import SafeWalkCore
+import SafeWalkMQTT
+import SafeWalkService
+import ServiceLifecycle
+
+/// The circle (docs/CONTRACT.md, "The circle"): one loop over everything the circle owner reads,
+/// a deadline alarm for its clocks, and an erasure entry point. The rules are pure
+/// (``CircleRules``, ``IncidentSharing``, ``CircleTimers``); ``CircleOwner`` carries them out.
+public struct CircleService: Service {
+    let bus: any MessageBus
+    let store: CircleStore
+    let graph: CircleGraph
+    let settings: CircleSettings
+    let reporter: RejectionReporter
+    let subscriptions: [MQTTSubscription]
+    let clock: any EpochClock
+    let prefix: String
+    let queue: AsyncStream<CircleInput>
+    let enqueue: AsyncStream<CircleInput>.Continuation
+    let interest: WatchedWalkers
+    let logger: Logger
+
+    /// What the circle owner reads, at QoS 1. Positions and statuses are the walkers' own
+    /// retained topics; the loop drops those of walkers nobody may see before decoding them.
+    public static func subscribe(bus: any MessageBus, prefix: String) async throws -> [MQTTSubscription] {
+        var filters = [Topic.Kind.circleCommand, .member, .incident, .arrival, .escalation, .position, .status]
+            .map { TopicFilter.every($0, prefix: prefix).rawValue }
+        filters.append(Topic.acknowledgementResult.name(prefix: prefix))
+        var subscriptions: [MQTTSubscription] = []
+        for filter in filters { subscriptions.append(try await bus.subscribe(filter, qos: .atLeastOnce)) }
+        return subscriptions
+    }
+
+    init(
+        bus: any MessageBus, prefix: String, store: CircleStore, graph: CircleGraph, settings: CircleSettings,
+        clock: any EpochClock, reporter: RejectionReporter, logger: Logger, subscriptions: [MQTTSubscription]
+    ) {
+        self.bus = bus
+        self.store = store
+        self.graph = graph
+        self.settings = settings
+        self.reporter = reporter
+        self.interest = WatchedWalkers(graph.watchedWalkers)
+        self.subscriptions = subscriptions
+        self.clock = clock
+        self.prefix = prefix
+        self.logger = logger
+        (queue, enqueue) = AsyncStream.makeStream(of: CircleInput.self)
+    }
+
+    public func run() async throws {
+        // Confined to this task: every input reaches it through the queue, one at a time.
+        let owner = CircleOwner(
+            bus: bus, prefix: prefix, store: store, graph: graph, settings: settings, clock: clock,
+            reporter: reporter, logger: logger, interest: interest)
+        try await owner.start()
+        let alarm = DeadlineAlarm(clock: clock) { [enqueue] in enqueue.yield(.timer) }
+        defer { alarm.cancel() }
+        alarm.arm(owner.nextDeadline)
+        try await withThrowingDiscardingTaskGroup { group in
+            for subscription in subscriptions {
+                group.addTask { [enqueue, interest, prefix] in
+                    for await message in subscription.cancelOnGracefulShutdown()
+                    where Self.worthReading(message.topic, prefix: prefix, interest: interest) {
+                        enqueue.yield(.message(message))
+                    }
+                    enqueue.finish()
+                }
+            }
+            for await input in queue {
+                try await owner.handle(input)
+                alarm.arm(owner.nextDeadline)
+            }
+        }
+    }
+
+    /// contacts-store's part of an account deletion, run in the loop like every other input.
+    public func erase(_ walker: WalkerID) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let queued = enqueue.yield(.erase(walker) { continuation.resume(returning: $0) })
+            if case .terminated = queued { continuation.resume(returning: false) }
+        }
+    }
+
+    /// Positions and statuses of walkers nobody may see are dropped here, before the loop: the
+    /// circle owner subscribes to every walker's, and almost all of them are nobody's business.
+    static func worthReading(_ topic: String, prefix: String, interest: WatchedWalkers) -> Bool {
+        guard topic.hasSuffix("/position") || topic.hasSuffix("/status") else { return true }
+        guard let parsed = Topic.parse(topic, prefix: prefix), let walker = parsed.walker,
+            parsed.kind == .position || parsed.kind == .status
+        else { return true }
+        return interest.contains(walker)
+    }
+}
