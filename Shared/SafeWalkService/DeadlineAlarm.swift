@@ -10,11 +10,11 @@ public final class DeadlineAlarm: Sendable {
         var task: Task<Void, Never>
     }
 
-    private let clock: any EpochClock
+    private let clock: any ServiceClock
     private let fire: @Sendable () -> Void
     private let armed = Mutex<Armed?>(nil)
 
-    public init(clock: any EpochClock, fire: @escaping @Sendable () -> Void) {
+    public init(clock: any ServiceClock, fire: @escaping @Sendable () -> Void) {
         self.clock = clock
         self.fire = fire
     }

@@ -5,7 +5,7 @@ import ServiceLifecycle
 /// Builds contacts-store's parts from a ``ServiceContext``.
 public enum ContactsStore {
     /// Subscribes before returning, so `online` on the status topic means "listening".
-    public static func services(_ context: ServiceContext, clock: any EpochClock = SystemEpochClock()) async throws
+    public static func services(_ context: ServiceContext, clock: any ServiceClock = SystemServiceClock()) async throws
         -> [any Service]
     {
         let configuration = context.configuration
@@ -39,7 +39,7 @@ public enum ContactsStore {
 
     /// The circle (docs/CONTRACT.md, "The circle"), in the same SQLite file.
     static func circle(
-        _ context: ServiceContext, database: ContactsDatabase, reporter: RejectionReporter, clock: any EpochClock
+        _ context: ServiceContext, database: ContactsDatabase, reporter: RejectionReporter, clock: any ServiceClock
     ) async throws -> CircleService {
         let configuration = context.configuration
         let settings = try CircleSettings(configuration: configuration)

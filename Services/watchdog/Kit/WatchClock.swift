@@ -1,31 +1,9 @@
-import Foundation
-import SafeWalkCore
+import SafeWalkService
 
-/// The watchdog's only source of time: epoch seconds to decide with, and a way to sleep until
-/// one. Production uses ``SystemWatchClock``; tests pass a manual clock they advance.
-public protocol WatchClock: Sendable {
-    func now() -> EpochSeconds
-    /// Returns at or after `deadline`; throws `CancellationError` when cancelled first.
-    func sleep(until deadline: EpochSeconds) async throws
-}
+/// The watchdog's only source of time is a ``ServiceClock`` (SafeWalkService): epoch seconds to
+/// decide with, and a way to sleep until one. Production uses ``SystemWatchClock``; tests pass a
+/// manual clock they advance. The names stay for the watchdog's callers and tests.
+public typealias WatchClock = ServiceClock
 
-/// Real time: a monotonic `ContinuousClock` anchored to the wall clock once at start, so a
-/// wall-clock step (NTP) never makes deadlines fire early or late.
-public struct SystemWatchClock: WatchClock {
-    private let epochAtStart: EpochSeconds
-    private let instantAtStart: ContinuousClock.Instant
-
-    public init() {
-        epochAtStart = Date().timeIntervalSince1970
-        instantAtStart = ContinuousClock.now
-    }
-
-    public func now() -> EpochSeconds {
-        epochAtStart + (ContinuousClock.now - instantAtStart).seconds
-    }
-
-    public func sleep(until deadline: EpochSeconds) async throws {
-        let instant = instantAtStart + .nanoseconds(Int64(((deadline - epochAtStart) * 1e9).rounded(.up)))
-        try await ContinuousClock().sleep(until: instant, tolerance: .milliseconds(1))
-    }
-}
+/// Real time, anchored to the wall clock once at start (``SystemServiceClock``).
+public typealias SystemWatchClock = SystemServiceClock

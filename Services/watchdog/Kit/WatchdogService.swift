@@ -133,7 +133,7 @@ public final class WatchdogService: Service, Sendable {
     }
 
     private func loop(_ engine: inout WatchEngine) async throws {
-        let alarm = Alarm(clock: clock, queue: inbox)
+        let alarm = DeadlineAlarm(clock: clock) { [inbox] in inbox.poke() }
         defer { alarm.cancel() }
         let decoder = InputDecoder(prefix: options.prefix, maxBytes: options.maxPayloadBytes)
         let composer = OutboxComposer(prefix: options.prefix)

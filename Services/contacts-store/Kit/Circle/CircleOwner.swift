@@ -12,7 +12,7 @@ final class CircleOwner {
     let prefix: String
     let store: CircleStore
     let rules: CircleRules
-    let clock: any EpochClock
+    let clock: any ServiceClock
     let reporter: RejectionReporter
     let logger: Logger
     /// Walkers whose positions matter now; read by the subscription tasks to drop the rest of
@@ -22,7 +22,7 @@ final class CircleOwner {
 
     init(
         bus: any MessageBus, prefix: String, store: CircleStore, graph: CircleGraph, settings: CircleSettings,
-        clock: any EpochClock, reporter: RejectionReporter, logger: Logger, interest: WatchedWalkers
+        clock: any ServiceClock, reporter: RejectionReporter, logger: Logger, interest: WatchedWalkers
     ) {
         self.bus = bus
         self.prefix = prefix

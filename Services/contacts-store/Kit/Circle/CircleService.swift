@@ -15,7 +15,7 @@ public struct CircleService: Service {
     let settings: CircleSettings
     let reporter: RejectionReporter
     let subscriptions: [MQTTSubscription]
-    let clock: any EpochClock
+    let clock: any ServiceClock
     let prefix: String
     let queue: AsyncStream<CircleInput>
     let enqueue: AsyncStream<CircleInput>.Continuation
@@ -35,7 +35,7 @@ public struct CircleService: Service {
 
     init(
         bus: any MessageBus, prefix: String, store: CircleStore, graph: CircleGraph, settings: CircleSettings,
-        clock: any EpochClock, reporter: RejectionReporter, logger: Logger, subscriptions: [MQTTSubscription]
+        clock: any ServiceClock, reporter: RejectionReporter, logger: Logger, subscriptions: [MQTTSubscription]
     ) {
         self.bus = bus
         self.store = store

@@ -2,9 +2,9 @@ import Foundation
 import SafeWalkCore
 
 /// A service's source of time: epoch seconds to decide with, and a way to sleep until one.
-/// Production uses ``SystemEpochClock``; tests pass a manual clock they advance, so timer logic
+/// Production uses ``SystemServiceClock``; tests pass a manual clock they advance, so timer logic
 /// is tested on virtual time, never with real sleeps.
-public protocol EpochClock: Sendable {
+public protocol ServiceClock: Sendable {
     func now() -> EpochSeconds
     /// Returns at or after `deadline`; throws `CancellationError` when cancelled first.
     func sleep(until deadline: EpochSeconds) async throws
@@ -12,7 +12,7 @@ public protocol EpochClock: Sendable {
 
 /// Real time: a monotonic `ContinuousClock` anchored to the wall clock once at start, so a
 /// wall-clock step (NTP) never makes deadlines fire early or late.
-public struct SystemEpochClock: EpochClock {
+public struct SystemServiceClock: ServiceClock {
     private let epochAtStart: EpochSeconds
     private let instantAtStart: ContinuousClock.Instant
 
