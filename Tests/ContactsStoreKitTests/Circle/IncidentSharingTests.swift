@@ -33,6 +33,9 @@ import Testing
         let opened = world.open("alice")
         #expect(opened.events(to: "alice").map(\.type) == [.circleNotAlerted])
         #expect(opened.events(to: "alice").first?.code == "noSOSContacts")
+        // The phone is told, but never given the services' incident id, even inside the event's id.
+        #expect(opened.events(to: "alice").first?.incident == nil)
+        #expect(opened.events(to: "alice").first?.id.contains("inc-1") == false)
         var duress = CircleWorld(members: ["alice"])
         #expect(duress.open("alice", duress: true).deliveries.isEmpty)
     }

@@ -1,4 +1,5 @@
 import SafeWalkCore
+import SafeWalkService
 
 /// What an incident means for the circle, pure: a walker's SOS contacts are alerted in their
 /// inboxes and shown `{contact}/shared/{walker}` while it is open; when it closes they are told
@@ -22,13 +23,16 @@ enum IncidentSharing {
             for (viewer, _) in shown where !contacts.contains(viewer) {
                 decision.mutations.append(.hide(walker: walker, viewer: viewer))
             }
+            // The walker's own device: only what DeviceDisclosure allows, and never the services'
+            // incident id (the phone sees its alert, not `_incidents/{w}`).
             let facts = IncidentFacts(reason: incident.reason, level: incident.level, duress: incident.duress)
             if contacts.isEmpty, DeviceDisclosure.visible(facts) != nil {
                 decision.deliver(
                     InboxEvent(
-                        id: "circleNotAlerted-\(incident.incident)", type: .circleNotAlerted, from: walker, at: now,
-                        text: InboxText.circleNotAlerted, incident: incident.incident, level: incident.level,
-                        reason: incident.reason, code: "noSOSContacts"),
+                        id: "circleNotAlerted-\(TokenText.sha256Hex(incident.incident).prefix(16))",
+                        type: .circleNotAlerted, from: walker, at: now,
+                        text: InboxText.circleNotAlerted, level: incident.level, reason: incident.reason,
+                        code: "noSOSContacts"),
                     to: walker)
             }
         case .closed:
