@@ -113,6 +113,14 @@ let pagesBench = Target.executableTarget(
     dependencies: ["TestSupport", "BenchSupport", argumentParser, httpClient] + shared,
     path: "Benchmarks/pages", swiftSettings: production)
 
+/// The circle's load figure (issue 19): the real `contacts-store` with 10,000 users' circles; an
+/// escalation to every SOS inbox and a position to every live view, beside the broker's own
+/// fan-out. `swift build -c release --product contacts-store`, then `--product circle-bench`.
+let circleBench = Target.executableTarget(
+    name: "circle-bench",
+    dependencies: ["TestSupport", "BenchSupport", argumentParser] + shared,
+    path: "Benchmarks/circle", exclude: ["RESULTS.md"], swiftSettings: production)
+
 let package = Package(
     name: "SafeWalk",
     platforms: [.macOS(.v15)],
@@ -193,8 +201,9 @@ let package = Package(
         .target(name: "BenchSupport", path: "Benchmarks/BenchSupport", swiftSettings: production),
         // The benchmarks' command lines (misspelt options are errors) and their shared measuring.
         .testTarget(name: "BenchmarkTests",
-                    dependencies: ["watchdog-bench", "location-ingest-bench", "e2e-load-bench", "web-bench", "BenchSupport",
+                    dependencies: ["watchdog-bench", "location-ingest-bench", "e2e-load-bench", "web-bench", "circle-bench",
+                                   "BenchSupport",
                                    argumentParser],
                     swiftSettings: strict),
-    ] + serviceTargets + benchmarkTargets + [e2eLoadBench, pagesBench] + webTargets
+    ] + serviceTargets + benchmarkTargets + [e2eLoadBench, pagesBench, circleBench] + webTargets
 )
