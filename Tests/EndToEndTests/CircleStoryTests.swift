@@ -223,6 +223,26 @@ struct CircleStoryTests {
         await world.stop()
     }
 
+    /// A walk that ends as `arrived` is "home safe" too: the watchdog's `_arrivals/{w}` reaches
+    /// the circle owner, and bob's followers see the house without his saying so.
+    @Test func aWalkThatEndsArrivedIsHomeSafeForFollowers() async throws {
+        let world = try await CircleWorld.start(members: ["alice", "bob"])
+        let walker = try await Walker("bob", on: world.stack)
+        let bob = try await CirclePhone("bob", client: walker.phone)
+        let alice = try await world.phone("alice")
+        try await befriend(alice, bob, sos: false)
+
+        try await walker.send(.startWalk(destination: "Home", minutes: 20))
+        try await walker.send(.arrived)
+        let home = try await alice.next(.homeSafe, from: "bob")
+        let until = try #require(home.until)
+        #expect(abs(until - home.at - 12 * 3600) < 1, "the default 12 hours: \(home)")
+        _ = try await alice.circle { $0.following.first?.homeSafe?.until == until }
+        _ = try await bob.circle { $0.homeSafe?.until == until }
+        await walker.leave(); await alice.leave()
+        await world.stop()
+    }
+
     /// bob's phone is off when alice panics; back on, it asks for its inbox and the alert is there.
     /// carol, her other SOS contact, is online: her alert says bob's was kept too.
     @Test func anAlertWaitsInTheInboxWhileThePhoneIsOff() async throws {
