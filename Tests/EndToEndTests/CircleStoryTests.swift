@@ -77,7 +77,86 @@ struct CircleStoryTests {
         let clear = try await bob.next(.allClear, from: "alice")
         #expect(clear.incident == alert.incident)
         walker.stopWalking()
-        #expect(try await retainedView(of: "alice", for: bob, on: world) == nil)
+        #expect(try await retainedView(of: "alice", for: bob) == nil)
+        await walker.leave(); await bob.leave()
+        await world.stop()
+    }
+
+    /// alice marks carol an SOS contact while her incident is open: carol sees it from then on.
+    /// She takes the mark off bob: his view goes at once, before the incident ends.
+    @Test func anSOSMarkDuringAnIncidentShowsItAndTakingItOffHidesItAtOnce() async throws {
+        let world = try await CircleWorld.start(members: ["alice", "bob", "carol"])
+        let walker = try await Walker("alice", on: world.stack)
+        let alice = try await CirclePhone("alice", client: walker.phone)
+        let bob = try await world.phone("bob")
+        let carol = try await world.phone("carol")
+        try await befriend(alice, bob, sos: true)
+        try await befriend(alice, carol, sos: false)
+
+        try await walker.sendFix()
+        try await walker.send(.panic(.red))
+        let alert = try await bob.next(.alert, from: "alice")
+        _ = try await bob.views(of: "alice")
+
+        try await alice.perform(.sos, "carol")
+        let late = try await carol.next(.alert, from: "alice")
+        #expect(late.incident == alert.incident && late.level == .red)
+        #expect(try await carol.views(of: "alice").first?.incident.id == alert.incident)
+
+        try await alice.perform(.unsos, "bob")
+        try await bob.viewCleared(of: "alice")
+        #expect(try await retainedView(of: "alice", for: bob) == nil)
+
+        try await walker.send(.imSafe)
+        try await carol.viewCleared(of: "alice")
+        #expect(try await carol.next(.allClear, from: "alice").incident == alert.incident)
+        await walker.leave()
+        for phone in [bob, carol] { await phone.leave() }
+        await world.stop()
+    }
+
+    /// Under duress alice's phone shows a cancel, while her SOS contact sees the incident go on,
+    /// red, marked `duress` (so he does not call her phone); nothing of it reaches alice's own
+    /// topics. Her real cancel PIN ends it for him too.
+    @Test func aDuressPINKeepsTheSOSContactAlertedWhileTheWalkerSeesACancel() async throws {
+        let world = try await CircleWorld.start(members: ["alice", "bob"])
+        let walker = try await Walker("alice", on: world.stack)
+        let alice = try await CirclePhone("alice", client: walker.phone)
+        let bob = try await world.phone("bob")
+        try await befriend(alice, bob, sos: true)
+        let answers = try await walker.phone.subscribe(walker.topic(.actionResult), qos: .atLeastOnce)
+        func perform(_ action: Action) async throws -> ActionResult {
+            try await walker.phone.publish(walker.topic(.action), payload: SafeWalkJSON.encode(action))
+            return try #require(try await answers.decoded(ActionResult.self, where: { $0.id == action.id }).first)
+        }
+        let pins = Action(id: "pins", kind: .setPins(PINChange(cancel: PIN("2468")!, duress: PIN("1357")!)))
+        #expect(try await perform(pins).ok)
+
+        try await walker.sendFix()
+        #expect(try await perform(Action(id: "panic", kind: .panic(.amber))).ok)
+        let amber = try await bob.next(.alert, from: "alice")
+        #expect(amber.level == .amber)
+        let seenByAlice = try await alice.client.subscribe("safewalk/alice/#", qos: .atLeastOnce)
+
+        #expect(try await perform(Action(id: "coerced", kind: .imSafe, pin: PIN("1357"))).ok)
+        let red = try await bob.next(.alert, from: "alice")
+        #expect(red.level == .red && red.incident == amber.incident)
+        let view = try #require(try await bob.views(of: "alice") { $0.incident.duress }.first)
+        #expect(view.incident.level == .red && view.incident.id == amber.incident)
+
+        // alice's own answer, after all of that: nothing on her topics told of the duress.
+        try await alice.perform(.inbox)
+        let hers = await seenByAlice.drained()
+        let told = hers.filter { message in
+            let text = String(decoding: message.payload, as: UTF8.self)
+            let circleTopic = ["/inbox", "/circle", "/shared/"].contains { message.topic.contains($0) }
+            return text.contains("duress") || (circleTopic && text.contains(amber.incident ?? "-"))
+        }
+        #expect(told.isEmpty, "alice's phone read: \(told.map(\.topic))")
+
+        #expect(try await perform(Action(id: "really", kind: .imSafe, pin: PIN("2468"))).ok)
+        try await bob.viewCleared(of: "alice")
+        #expect(try await bob.next(.allClear, from: "alice").incident == amber.incident)
         await walker.leave(); await bob.leave()
         await world.stop()
     }
@@ -287,7 +366,7 @@ struct CircleStoryTests {
 
     /// What a new subscriber to `{viewer}/shared/{walker}` gets: the retained view, if one is
     /// kept. The viewer's own `op: inbox`, answered after it, marks the end of the wait.
-    func retainedView(of walker: String, for viewer: CirclePhone, on world: CircleWorld) async throws -> MQTTMessage? {
+    func retainedView(of walker: String, for viewer: CirclePhone) async throws -> MQTTMessage? {
         let topic = Topic.shared(for: viewer.user, of: try WalkerID(walker))
         let fresh = try await viewer.client.subscribe(topic, qos: .atLeastOnce)
         _ = try await viewer.replayInbox()
