@@ -7,25 +7,7 @@ import Testing
 /// The real `contacts-store` executable, a real broker, a real SQLite file.
 @Suite struct ContactsIntegrationTests {
     func start(_ broker: MosquittoBroker, env extra: [String: String] = [:]) async throws -> ChildProcess {
-        var env = ProcessInfo.processInfo.environment
-        env["SAFEWALK_MQTT_PORT"] = "\(broker.port)"
-        env["SAFEWALK_DATA_DIR"] = broker.directory.appendingPathComponent("contacts-data").path
-        env.merge(extra) { $1 }
-        let watcher = try await broker.client()
-        defer { Task { await watcher.shutdown() } }
-        let status = try await watcher.subscribe(Topic.serviceStatus(.contactsStore).name(), qos: .atLeastOnce)
-        let process = try ChildProcess(
-            try Executables.product("contacts-store").path, [], environment: env,
-            logFile: broker.directory.appendingPathComponent("contacts-store.log"))
-        do {
-            try await withTimeout(15, "contacts-store online") {
-                for await message in status where message.string == "online" && !message.retain { return }
-            }
-        } catch {
-            process.signal(SIGKILL)
-            throw HarnessError.processFailed("contacts-store did not come online: \(process.output)")
-        }
-        return process
+        try await ContactsStoreProcess.start(on: broker, env: extra)
     }
 
     func command(
