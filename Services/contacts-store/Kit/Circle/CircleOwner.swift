@@ -64,7 +64,12 @@ final class CircleOwner {
     }
 
     private func handle(_ message: MQTTMessage) async throws {
-        guard let topic = Topic.parse(message.topic, prefix: prefix), let walker = topic.walker else { return }
+        guard let topic = Topic.parse(message.topic, prefix: prefix) else { return }
+        guard let walker = topic.walker else {
+            // `_acks/result` is no one walker's topic: the walker is in the answer.
+            if topic.kind == .acknowledgementResult { try await acknowledgementResult(message.payload) }
+            return
+        }
         switch topic.kind {
         case .circleCommand: try await command(message)
         case .member: try await member(walker, message.payload)
@@ -90,11 +95,6 @@ final class CircleOwner {
             guard let arrival = try? SafeWalkJSON.decode(Arrival.self, from: message.payload), arrival.walker == walker
             else { return }
             try await arrived(walker, at: arrival.at)
-        case .acknowledgementResult:
-            guard let result = try? SafeWalkJSON.decode(AcknowledgementResult.self, from: message.payload),
-                result.ok, let walker = result.walker, let incident = result.incident, let by = result.by
-            else { return }
-            try await acknowledged(walker: walker, incident: incident, by: by)
         default:
             return
         }
@@ -180,6 +180,13 @@ final class CircleOwner {
         if let known = graph.positions[walker], known.tst > position.tst { return }
         graph.positions[walker] = position
         if graph.viewers(of: walker).isEmpty == false { try await publishShared(walker) }
+    }
+
+    private func acknowledgementResult(_ payload: Data) async throws {
+        guard let result = try? SafeWalkJSON.decode(AcknowledgementResult.self, from: payload),
+            result.ok, let walker = result.walker, let incident = result.incident, let by = result.by
+        else { return }
+        try await acknowledged(walker: walker, incident: incident, by: by)
     }
 
     private func acknowledged(walker: WalkerID, incident: String, by: String) async throws {
