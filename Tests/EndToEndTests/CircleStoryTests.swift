@@ -161,6 +161,48 @@ struct CircleStoryTests {
         await world.stop()
     }
 
+    /// bob says "I'm on it" in the app: the notifier takes it as it takes a page's button, carol
+    /// (alice's other SOS contact) is told, and both views show who is on it. Only an SOS contact
+    /// of someone with an open incident may say it.
+    @Test func imOnItInTheAppReachesTheOtherSOSContactsAndTheViews() async throws {
+        let world = try await CircleWorld.start(members: ["alice", "bob", "carol", "dave"])
+        let walker = try await Walker("alice", on: world.stack)
+        let alice = try await CirclePhone("alice", client: walker.phone)
+        let bob = try await world.phone("bob")
+        let carol = try await world.phone("carol")
+        let dave = try await world.phone("dave")
+        try await befriend(alice, bob, sos: true)
+        try await befriend(alice, carol, sos: true)
+        try await befriend(alice, dave, sos: false)
+        #expect(try await bob.refusal(.ack, "alice") == .noOpenIncident)
+
+        let phoneAlerts = try await walker.phone.subscribe(walker.topic(.alert), qos: .atLeastOnce)
+        try await walker.sendFix()
+        try await walker.send(.panic(.red))
+        let alert = try await bob.next(.alert, from: "alice")
+        _ = try await carol.next(.alert, from: "alice")
+        #expect(try await dave.refusal(.ack, "alice") == .notAnSOSContact)
+
+        // Her phone's alert says the notifier opened the ladder that "I'm on it" stops (a stack
+        // this young holds escalations for SAFEWALK_CONTACTS_SETTLE while contact lists arrive).
+        _ = try await phoneAlerts.decoded(DeviceAlert.self)
+        try await bob.perform(.ack, "alice")
+        let ack = try await carol.next(.ack, from: "alice")
+        #expect(ack.incident == alert.incident && ack.text == "bob is on it for alice.", "\(ack)")
+        for phone in [bob, carol] {
+            let view = try await phone.views(of: "alice") { $0.incident.acknowledgedBy != nil }
+            #expect(view.first?.incident.acknowledgedBy == "bob")
+        }
+        // And alice hears it as from a page's button: the ladder stopped for bob.
+        _ = try await phoneAlerts.decoded(DeviceAlert.self) { $0.body.contains("bob is on it") }
+
+        try await walker.send(.imSafe)
+        _ = try await bob.next(.allClear, from: "alice")
+        await walker.leave()
+        for phone in [bob, carol, dave] { await phone.leave() }
+        await world.stop()
+    }
+
     /// An amber panic the same way: the alert and the view say amber.
     @Test func anAmberPanicAlertsAndShowsAmber() async throws {
         let world = try await CircleWorld.start(members: ["carol", "dave"])
