@@ -182,3 +182,25 @@ extension MQTTClient {
         }
     }
 }
+
+extension CirclePhone {
+    /// This user follows `followee` (asks, and they accept), and marks them an SOS contact if `sos`.
+    func follow(_ followee: CirclePhone, sos: Bool = false) async throws {
+        try await perform(.follow, followee.user.rawValue)
+        _ = try await followee.next(.followRequest, from: user.rawValue)
+        try await followee.perform(.accept, user.rawValue)
+        _ = try await next(.followAccepted, from: followee.user.rawValue)
+        if sos {
+            try await perform(.sos, followee.user.rawValue)
+            _ = try await circle { [other = followee.user] in $0.following.contains { $0.user == other && $0.sos } }
+        }
+    }
+
+    /// What a new subscriber to `{me}/shared/{walker}` gets: the retained view, if one is kept.
+    /// This user's own `op: inbox`, answered after it, marks the end of the wait.
+    func retainedView(of walker: String) async throws -> MQTTMessage? {
+        let fresh = try await client.subscribe(Topic.shared(for: user, of: try WalkerID(walker)), qos: .atLeastOnce)
+        _ = try await replayInbox()
+        return await fresh.drained().first { !$0.payload.isEmpty }
+    }
+}

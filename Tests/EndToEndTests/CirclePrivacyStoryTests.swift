@@ -21,11 +21,11 @@ struct CirclePrivacyStoryTests {
         var others: [String: CirclePhone] = [:]
         for name in ["dave", "carol", "frank", "eve"] { others[name] = try await world.phone(name) }
         let (dave, carol, frank) = try (#require(others["dave"]), #require(others["carol"]), #require(others["frank"]))
-        try await follow(alice, bob)
+        try await alice.follow(bob)
         try await alice.perform(.sos, "bob")
-        try await follow(dave, alice)
-        try await follow(alice, carol)
-        try await follow(alice, frank)
+        try await dave.follow(alice)
+        try await alice.follow(carol)
+        try await alice.follow(frank)
         try await alice.perform(.sos, "frank")
         try await alice.perform(.unsos, "frank")
         _ = try await alice.circle { circle in
@@ -74,13 +74,5 @@ struct CirclePrivacyStoryTests {
         await walker.leave(); await bob.leave()
         for phone in others.values { await phone.leave() }
         await world.stop()
-    }
-
-    /// `follower` asks to follow `followee`, who accepts.
-    func follow(_ follower: CirclePhone, _ followee: CirclePhone) async throws {
-        try await follower.perform(.follow, followee.user.rawValue)
-        _ = try await followee.next(.followRequest, from: follower.user.rawValue)
-        try await followee.perform(.accept, follower.user.rawValue)
-        _ = try await follower.next(.followAccepted, from: followee.user.rawValue)
     }
 }
