@@ -266,32 +266,12 @@ final class CircleOwner {
     }
 
     private func send(_ events: [CircleStore.Pending]) async throws {
-        var inboxes: [WalkerID: [MQTTMessage]] = [:]
-        var users: [WalkerID] = []
         for pending in events {
-            if inboxes[pending.user] == nil { users.append(pending.user) }
-            inboxes[pending.user, default: []].append(
-                MQTTMessage(
-                    topic: Topic.inbox(pending.user).name(prefix: prefix),
-                    payload: try SafeWalkJSON.encode(pending.event), qos: .atLeastOnce))
+            try await bus.publish(
+                Topic.inbox(pending.user).name(prefix: prefix), payload: try SafeWalkJSON.encode(pending.event),
+                qos: .atLeastOnce)
         }
-        try await publishTogether(users.map { inboxes[$0] ?? [] })
         try await store.markSent(events)
-    }
-
-    /// Publishes each list in order, the lists at once: an alert to five SOS contacts waits for
-    /// one acknowledgement round trip, not five in turn (circle-bench, Benchmarks/circle/RESULTS.md).
-    private func publishTogether(_ lists: [[MQTTMessage]]) async throws {
-        guard lists.count > 1 else {
-            for message in lists.first ?? [] { try await bus.publish(message) }
-            return
-        }
-        try await withThrowingTaskGroup(of: Void.self) { [bus] group in
-            for list in lists {
-                group.addTask { for message in list { try await bus.publish(message) } }
-            }
-            try await group.waitForAll()
-        }
     }
 
     private func sendUnsent() async throws {
@@ -320,18 +300,15 @@ final class CircleOwner {
             retain: true)
     }
 
-    /// `walker`'s live view for each user shown it, to all of them at once.
+    /// `walker`'s live view for each user shown it.
     private func publishShared(_ walker: WalkerID) async throws {
         guard let view = CircleViews.shared(walker, in: graph, now: clock.now()) else { return }
         let payload = try SafeWalkJSON.encode(view)
-        try await publishTogether(
-            graph.viewers(of: walker).keys.sorted().map { viewer in
-                [
-                    MQTTMessage(
-                        topic: Topic.shared(for: viewer, of: walker, prefix: prefix), payload: payload,
-                        qos: .atLeastOnce, retain: true)
-                ]
-            })
+        for viewer in graph.viewers(of: walker).keys.sorted() {
+            try await bus.publish(
+                Topic.shared(for: viewer, of: walker, prefix: prefix), payload: payload, qos: .atLeastOnce, retain: true
+            )
+        }
     }
 
     private func clearShared(viewer: WalkerID, of walker: WalkerID) async throws {
