@@ -19,6 +19,8 @@ final class CircleOwner {
     /// the position stream before decoding it.
     let interest: WatchedWalkers
     private(set) var graph: CircleGraph
+    /// `ack` commands handed to the notifier, by acknowledgement id, until it answers.
+    private var awaitingNotifier: [String: (user: WalkerID, command: CircleResult, other: WalkerID)] = [:]
 
     init(
         bus: any MessageBus, prefix: String, store: CircleStore, graph: CircleGraph, settings: CircleSettings,
@@ -183,9 +185,12 @@ final class CircleOwner {
     }
 
     private func acknowledgementResult(_ payload: Data) async throws {
-        guard let result = try? SafeWalkJSON.decode(AcknowledgementResult.self, from: payload),
-            result.ok, let walker = result.walker, let incident = result.incident, let by = result.by
-        else { return }
+        guard let result = try? SafeWalkJSON.decode(AcknowledgementResult.self, from: payload) else { return }
+        if let asked = awaitingNotifier.removeValue(forKey: result.id) {
+            try await answer(
+                CircleAcknowledgement.answer(to: asked.command, of: asked.other, from: result), to: asked.user)
+        }
+        guard result.ok, let walker = result.walker, let incident = result.incident, let by = result.by else { return }
         try await acknowledged(walker: walker, incident: incident, by: by)
     }
 
@@ -253,7 +258,14 @@ final class CircleOwner {
                     Topic.inbox(user).name(prefix: prefix), payload: try SafeWalkJSON.encode(event), qos: .atLeastOnce)
             }
         }
-        if let answer { try await self.answer(answer.result, to: answer.user) }
+        if let answer {
+            if let acknowledgement = decision.acknowledgement, let other = acknowledgement.walker {
+                // "I'm on it" is answered when the notifier has put it on the ladder, or said why not.
+                awaitingNotifier[acknowledgement.id] = (answer.user, answer.result, other)
+            } else {
+                try await self.answer(answer.result, to: answer.user)
+            }
+        }
         for user in decision.touched.sorted() { try await publishCircle(of: user, now: now) }
         for (walker, viewer) in decision.sharesHidden { try await clearShared(viewer: viewer, of: walker) }
         for walker in Set(decision.sharesShown.map(\.walker)).sorted() { try await publishShared(walker) }
