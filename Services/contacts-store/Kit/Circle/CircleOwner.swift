@@ -40,6 +40,17 @@ final class CircleOwner {
 
     var nextDeadline: EpochSeconds? { CircleTimers.nextDeadline(in: graph, settings: rules.settings) }
 
+    /// Whether the last inputs may have moved the next deadline: finding it scans every open
+    /// check-in request and "home safe", which a position (the hot path) never changes.
+    private var deadlinesChanged = true
+
+    /// The next deadline when it may have moved since the last call (nil: leave the alarm as is).
+    func movedDeadline() -> EpochSeconds?? {
+        guard deadlinesChanged else { return .none }
+        deadlinesChanged = false
+        return .some(nextDeadline)
+    }
+
     /// At start: every circle and open view again (retained, so republishing is harmless and
     /// heals a crash between a save and its publish), then the inbox events not yet published.
     func start() async throws {
@@ -53,6 +64,7 @@ final class CircleOwner {
         switch input {
         case .message(let message): try await handle(message)
         case .timer:
+            deadlinesChanged = true
             try await carryOut(CircleTimers.due(in: graph, settings: rules.settings, now: clock.now()))
         case .erase(let user, let done):
             do {
@@ -251,6 +263,7 @@ final class CircleOwner {
         }
         graph.apply(decision.mutations)
         if decision.mutations.contains(where: \.changesInterest) { refreshInterest() }
+        if decision.mutations.contains(where: \.changesDeadlines) { deadlinesChanged = true }
         if let user {
             // The kept events first, so the answer (with their count) marks the end of them.
             for event in replay {
@@ -337,6 +350,14 @@ extension CircleDecision {
 }
 
 extension CircleMutation {
+    /// Whether the circle's next deadline may have changed.
+    var changesDeadlines: Bool {
+        switch self {
+        case .askCheckIn, .dropCheckIn, .markRevealed, .homeSafe, .erase: true
+        default: false
+        }
+    }
+
     /// Whether the walkers whose positions matter may have changed.
     var changesInterest: Bool {
         switch self {

@@ -71,7 +71,7 @@ public struct CircleService: Service {
             }
             for await input in queue {
                 try await owner.handle(input)
-                alarm.arm(owner.nextDeadline)
+                if case .some(let deadline) = owner.movedDeadline() { alarm.arm(deadline) }
             }
         }
     }
