@@ -128,6 +128,16 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
             try await Task.sleep(for: .seconds(delay))
             delay = min(delay * 2, Double(configuration.reconnectDelayMax))
         }
+        // libmosquitto's network loop uses select(): on a descriptor at or above FD_SETSIZE its
+        // loop ends at once (MOSQ_ERR_INVAL) and every later call would wait forever. Say so now.
+        let socket = mosquitto_socket(handle)
+        guard socket < Self.selectLimit else {
+            mosquitto_disconnect(handle)
+            state.withLock { $0.phase = .closed }
+            throw MQTTError.invalidConfiguration(
+                "the connection got file descriptor \(socket); libmosquitto serves only those below "
+                    + "\(Self.selectLimit) (too many files open in this process)")
+        }
         selfRetain.withLock { $0 = Unmanaged.passRetained(self) }
         let loop = mosquitto_loop_start(handle)
         guard loop == MOSQ_ERR_SUCCESS.rawValue else {
@@ -138,6 +148,9 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
             throw MosquittoLibrary.error(loop)
         }
     }
+
+    /// glibc's FD_SETSIZE, which libmosquitto's select() loop cannot go beyond.
+    static let selectLimit: Int32 = 1024
 
     /// Runs a blocking libmosquitto call on a plain thread, off the cooperative pool. The thread
     /// captures `self` and reads `handle` there: the pointer never crosses threads on its own, so

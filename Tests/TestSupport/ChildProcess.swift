@@ -101,7 +101,9 @@ extension ChildProcess {
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
         in directory: URL? = nil, within seconds: Double = 30
     ) async throws -> (status: Int32, output: String) {
-        try await withTimeout(seconds, "\(executable.lastPathComponent) to exit") {
+        _ = await ConcurrencyGate.commands.enter()
+        defer { Task { await ConcurrencyGate.commands.leave() } }
+        return try await withTimeout(seconds, "\(executable.lastPathComponent) to exit") {
             let result = try await Subprocess.run(
                 .path(FilePath(executable.path)), arguments: Arguments(arguments),
                 environment: environment.map {

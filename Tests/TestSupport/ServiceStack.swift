@@ -81,6 +81,7 @@ public final class ServiceStack: Sendable {
         var processes: [ServiceName: ChildProcess] = [:]
         var environments: [ServiceName: [String: String]] = [:]
         var observer: MQTTClient?
+        _ = await ConcurrencyGate.stacks.enter()
         do {
             let operatorClient = try await broker.client(
                 "operator-\(UUID().uuidString.prefix(6))", username: "operator", password: password(for: "operator"))
@@ -119,6 +120,7 @@ public final class ServiceStack: Sendable {
             // Read the logs before stopping: a half-started stack must not outlive the test either.
             let logs = Self.logs(of: processes)
             await Self.stop(processes, observer: observer, broker: broker)
+            await ConcurrencyGate.stacks.leave()
             throw HarnessError.processFailed("stack did not start: \(error)\n\(logs)")
         }
     }
@@ -196,6 +198,7 @@ public final class ServiceStack: Sendable {
     /// SIGTERM to every service (a clean stop, as in production), then the observer and the broker.
     public func stop() async {
         await Self.stop(processes, observer: observer, broker: broker)
+        await ConcurrencyGate.stacks.leave()
     }
 
     private static func stop(

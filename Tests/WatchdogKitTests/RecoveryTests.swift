@@ -20,7 +20,7 @@ import Testing
         let escalations = Collector(try await w.subscribe("safewalk/alice/escalation"))
         let bobEscalations = try await w.subscribe("safewalk/bob/escalation")
         let statuses = try await w.subscribe("safewalk/alice/status")
-        try await w.act("alice", .startWalk(destination: "Jester West", minutes: 0.01))
+        try await w.act("alice", .startWalk(destination: "Jester West", minutes: 0.05))
         let eta = try #require(try await statuses.next(WatchStatus.self).walk?.eta)
         try await w.kill()  // the status was published after the watch was written
         // The ETA passes while the watchdog is down (the wall clock is what we wait for here).
