@@ -121,7 +121,6 @@ extension Topic {
     public static func inbox(_ walker: WalkerID) -> Topic { Topic(fitting: .inbox, .walker(walker)) }
     public static func member(_ walker: WalkerID) -> Topic { Topic(fitting: .member, .walker(walker)) }
 
-
     /// `{prefix}/{viewer}/shared/{other}`: `other`'s retained ``SharedView`` for `viewer`. Under
     /// the viewer's own id, so the `%u` rules let the viewer read it and nobody else. The one
     /// topic about two walkers, so it is not a ``Kind``: nothing reads it but the viewer's device.
