@@ -41,11 +41,5 @@ enum InboxText {
     }
 
     /// `14:05 UTC`, as the live page writes it; the event's `at` lets an app show local time.
-    static func clock(_ at: EpochSeconds) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "HH:mm"
-        return formatter.string(from: Date(timeIntervalSince1970: at)) + " UTC"
-    }
+    static func clock(_ at: EpochSeconds) -> String { UTCClockText.hoursAndMinutes(at) }
 }

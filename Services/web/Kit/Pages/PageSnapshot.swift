@@ -96,13 +96,7 @@ public struct PageSnapshot: Codable, Hashable, Sendable {
     }
 
     /// `14:05 UTC`: the page's script rewrites it in the reader's own time zone.
-    static func clock(_ at: EpochSeconds) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "HH:mm"
-        return formatter.string(from: Date(timeIntervalSince1970: at)) + " UTC"
-    }
+    static func clock(_ at: EpochSeconds) -> String { UTCClockText.hoursAndMinutes(at) }
 
     static func position(_ update: PositionUpdate) -> Position {
         let fix = update.fix
