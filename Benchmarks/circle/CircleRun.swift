@@ -36,9 +36,7 @@ final class CircleRun: Sendable {
     }
 
     static func start(_ plan: CirclePlan) async throws -> CircleRun {
-        // As the project's brokers run (mosquitto/mosquitto.conf, local.conf): no Nagle delay on
-        // the broker's side of each connection.
-        let broker = try await MosquittoBroker.start(extraConfig: "set_tcp_nodelay true\n", logPackets: false)
+        let broker = try await MosquittoBroker.start(logPackets: false)
         let watcher = try await broker.client()
         let status = try await watcher.subscribe(Topic.serviceStatus(.contactsStore).name(), qos: .atLeastOnce)
         let store = try ServiceProcess.start(
