@@ -5,6 +5,10 @@ extension MQTTClient {
     func applyOptions() throws(MQTTError) {
         let config = configuration
         mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        // Nagle's algorithm held each small publish back until the broker's next packet arrived:
+        // a service that awaits every PUBACK in turn (the circle's loop) managed 26 escalations/s
+        // of 50 and fell 18 s behind; with no delay, p99 45 ms (circle-bench, BENCHMARKS.md).
+        try check(mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1), "TCP_NODELAY")
         if let username = config.username {
             try check(mosquitto_username_pw_set(handle, username, config.password), "username/password")
         }
