@@ -123,14 +123,22 @@ struct HoldAndPINStoryTests {
         #expect(try await world.gateway.stats().bodies["+15125550111"]?.last?.contains("safe") == true)
         #expect(try await world.gateway.stats().bodies["+15125550112"]?.last?.contains("safe") != true)
         // Both phones get the check-in that resumes after an ended incident (one interval later):
-        // each view is read up to that check-in, then whatever else had arrived.
+        // each view is read up to that check-in's message and its `checking` status (the watchdog
+        // and companion-chat publish them independently, in either order), then whatever else
+        // had arrived.
         func view(_ name: String, number: String) async throws -> [String] {
             let subscription = seen[name]!
             let upToCheckIn = try await withTimeout(10, "\(name)'s check-in") {
                 var messages: [MQTTMessage] = []
+                var sawChat = false
+                var sawChecking = false
                 for await message in subscription {
                     messages.append(message)
-                    if message.topic.hasSuffix("/chat") { break }
+                    if message.topic.hasSuffix("/chat") { sawChat = true }
+                    if message.topic.hasSuffix("/status"), message.string?.contains("\"checking\"") == true {
+                        sawChecking = true
+                    }
+                    if sawChat && sawChecking { break }
                 }
                 return messages
             }

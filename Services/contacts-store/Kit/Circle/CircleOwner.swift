@@ -271,6 +271,10 @@ final class CircleOwner {
                     Topic.inbox(user).name(prefix: prefix), payload: try SafeWalkJSON.encode(event), qos: .atLeastOnce)
             }
         }
+        // Views before the answer: a phone told "ok" finds its retained circle already changed.
+        for user in decision.touched.sorted() { try await publishCircle(of: user, now: now) }
+        for (walker, viewer) in decision.sharesHidden { try await clearShared(viewer: viewer, of: walker) }
+        for walker in Set(decision.sharesShown.map(\.walker)).sorted() { try await publishShared(walker) }
         if let answer {
             if let acknowledgement = decision.acknowledgement, let other = acknowledgement.walker {
                 // "I'm on it" is answered when the notifier has put it on the ladder, or said why not.
@@ -279,9 +283,6 @@ final class CircleOwner {
                 try await self.answer(answer.result, to: answer.user)
             }
         }
-        for user in decision.touched.sorted() { try await publishCircle(of: user, now: now) }
-        for (walker, viewer) in decision.sharesHidden { try await clearShared(viewer: viewer, of: walker) }
-        for walker in Set(decision.sharesShown.map(\.walker)).sorted() { try await publishShared(walker) }
         if let acknowledgement = decision.acknowledgement {
             try await bus.publish(
                 Topic.acknowledgementRequest.name(prefix: prefix), payload: try SafeWalkJSON.encode(acknowledgement),
