@@ -38,6 +38,9 @@ struct ServiceSpec {
 }
 
 let nioServer: [Target.Dependency] = ["NIOCore", "NIOPosix", "NIOHTTP1"].map { .product(name: $0, package: "swift-nio") }
+/// web gzips the walker's app once at start with swift-nio-extras' zlib (issue 20).
+let nioEmbedded = Target.Dependency.product(name: "NIOEmbedded", package: "swift-nio")
+let nioCompression = Target.Dependency.product(name: "NIOHTTPCompression", package: "swift-nio-extras")
 
 let services = [
     ServiceSpec(name: "location-ingest", kit: "LocationIngestKit",
@@ -85,8 +88,11 @@ let benchmarkTargets: [Target] = services.filter { ["location-ingest", "watchdog
 let webTargets: [Target] = [
     .target(name: "SafeWalkWebKit",
             dependencies: shared + ["SafeWalkStorage", grdb, crypto, cryptoExtras, hummingbird, hummingbirdCore,
-                                    hummingbirdTLS, nioSSL] + nioServer,
-            path: "Services/web/Kit", swiftSettings: production),
+                                    hummingbirdTLS, nioSSL, nioEmbedded, nioCompression] + nioServer,
+            path: "Services/web/Kit",
+            // The walker's app (issue 20): plain files, copied beside the binaries as
+            // SafeWalk_SafeWalkWebKit.resources (compose/Dockerfile copies it too).
+            resources: [.copy("AppFiles")], swiftSettings: production),
     .executableTarget(name: "web", dependencies: ["SafeWalkWebKit", "SafeWalkService"], path: "Services/web/Main",
                       swiftSettings: production),
     // What one password verification costs (docs/services/web.md); run with -c release.
@@ -144,6 +150,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     ],
     targets: [
         .systemLibrary(

@@ -6,7 +6,8 @@ import NIOCore
 /// Turns every error into a JSON refusal (404 for an unknown route included) and counts it in
 /// `safewalk_http_rejections_total{service="web",reason}`. An error we did not expect is logged
 /// with its detail and answered 500 `internal`: a client never sees a stack trace or an error's
-/// description. Every answer is `no-store` except a file under `/static/` (``StaticFiles``).
+/// description. Every answer is `no-store` except a file under `/static/` (``StaticFiles``) and the
+/// walker's app's files (``AppShell``).
 struct RejectionMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
 
@@ -15,7 +16,8 @@ struct RejectionMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         do {
             var response = try await next(request, context)
-            if StaticFiles.isCacheable(response, at: request.uri.path) {
+            let path = request.uri.path
+            if StaticFiles.isCacheable(response, at: path) || AppShell.isCacheable(response, at: path) {
                 response.headers[.xContentTypeOptions] = "nosniff"
             } else {
                 JSONResponse.secure(&response)

@@ -29,6 +29,11 @@ public enum WebApplication {
         // on the button's address.
         router.get("/static/**") { request, context in try handlers.staticFile(request, context) }
         router.get(WebRoute.acknowledge.routerPath) { _, _ in handlers.acknowledgeByGet() }
+        // The walker's app (issue 20): `/`, `/app/**`, `/sw.js`, `/app.webmanifest`.
+        AppShell(
+            directory: AppShell.locate(), tiles: files.hasLeaflet ? accounts.settings.live.tiles : nil,
+            logger: accounts.logger
+        ).register(on: router)
         return router
     }
 

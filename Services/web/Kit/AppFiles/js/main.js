@@ -115,6 +115,11 @@ const circleCommand = (fields) => outbox.sendCircle(fields, circle.renderCircleR
 function onEvent(kind, payload) {
   switch (kind) {
     case "status":
+      // The incident ended (imSafe, stop, arrived): its links and alert are history.
+      if (statusNow() && statusNow().state === "alert" && !(payload && payload.state === "alert")) {
+        show("help-panel", false);
+        show("alert-panel", false);
+      }
       store.set("status", payload);
       renderStatus(payload);
       geo.keepAwake(!!(payload && payload.walk));
