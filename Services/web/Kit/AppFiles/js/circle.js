@@ -18,7 +18,14 @@ const TYPES = {
 };
 
 export const circleNow = () => circle;
-export const followingNames = () => (circle && circle.following ? circle.following.map((f) => f.user) : []);
+/** Everyone whose `shared/{user}` view may come: whoever made this user their SOS contact follows
+ * this user (`followers`, `sosOfTheirs`); the people followed are added so a mark made later is
+ * heard at once. */
+export const circleNames = () => {
+  if (!circle) return [];
+  const names = (circle.followers || []).concat(circle.following || []).map((f) => f.user);
+  return Array.from(new Set(names)).sort();
+};
 
 function button(label, testid, onclick, extra = {}) {
   return el("button", { type: "button", "data-testid": testid, onclick, ...extra }, label);

@@ -156,7 +156,7 @@ function onEvent(kind, payload) {
       break;
     case "circle": {
       circle.renderCircle(payload);
-      const others = circle.followingNames();
+      const others = circle.circleNames();
       store.set("following", others);
       // A new person followed: listen for their shared view too (the stream sends retained views again).
       if (stream && others.some((name) => !stream.listensTo(name))) stream.restart(others);

@@ -218,7 +218,6 @@ export function setupSettings({ action, ownTracks, signOut }) {
       link.href = answer.link;
       link.hidden = false;
     } catch (error) {
-      setText("fake-call-state", "");
       $("btn-owntracks").textContent = "Could not get the link (" + (error.message || "offline") + "). Try again";
     }
   });
