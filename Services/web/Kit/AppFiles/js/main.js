@@ -39,6 +39,7 @@ function showScreen(name) {
     else button.removeAttribute("aria-current");
   }
   if (name === "walk") showWalkScreen({ tiles, here: geo.lastFix });
+  window.scrollTo(0, 0); // each screen opens at its top (the hash names no element)
 }
 window.addEventListener("hashchange", () => showScreen(location.hash.slice(1)));
 for (const button of document.querySelectorAll("#nav button")) {
