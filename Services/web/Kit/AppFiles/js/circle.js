@@ -155,6 +155,9 @@ function drawShared() {
   show(banner, alerts.length > 0);
 }
 
+/** Draws the views again (Leaflet just loaded: their maps can be drawn now). */
+export const refreshShared = () => drawShared();
+
 export function renderCircleResult(result) {
   if (!result) return;
   if (result.ok) {

@@ -10,7 +10,7 @@ import { showHelp, renderAlert } from "./help.js";
 import { setupChat, receiveChat, clearChat } from "./chat.js";
 import { setupContacts, renderContacts, renderContactResult, cachedContacts } from "./contacts.js";
 import * as circle from "./circle.js";
-import { setupWalk, showWalkScreen } from "./walk.js";
+import { setupWalk, showWalkScreen, loadLeaflet } from "./walk.js";
 import * as geo from "./geo.js";
 import { refreshPush, enablePush, disablePush } from "./push.js";
 import { setupSettings, soundAlarm, presets } from "./settings.js";
@@ -170,7 +170,11 @@ function onEvent(kind, payload) {
       circle.receiveInbox(payload);
       break;
     default:
-      if (kind.startsWith("shared/")) circle.renderShared(kind.slice("shared/".length), payload);
+      if (kind.startsWith("shared/")) {
+        circle.renderShared(kind.slice("shared/".length), payload);
+        // Their live position on a map: Leaflet is loaded the first time someone's view arrives.
+        if (payload) loadLeaflet(tiles).then((loaded) => loaded && circle.refreshShared());
+      }
   }
 }
 
