@@ -88,7 +88,7 @@ let benchmarkTargets: [Target] = services.filter { ["location-ingest", "watchdog
 let webTargets: [Target] = [
     .target(name: "SafeWalkWebKit",
             dependencies: shared + ["SafeWalkStorage", grdb, crypto, cryptoExtras, hummingbird, hummingbirdCore,
-                                    hummingbirdTLS, nioSSL, nioEmbedded, nioCompression] + nioServer,
+                                    hummingbirdTLS, nioSSL, httpClient, nioEmbedded, nioCompression] + nioServer,
             path: "Services/web/Kit",
             // The walker's app (issue 20): plain files, copied beside the binaries as
             // SafeWalk_SafeWalkWebKit.resources (compose/Dockerfile copies it too).
@@ -100,7 +100,7 @@ let webTargets: [Target] = [
                       path: "Services/web/Bench", swiftSettings: production),
     .testTarget(name: "WebKitTests",
                 dependencies: ["SafeWalkWebKit", "TestSupport", "web", hummingbirdTesting, nioSSL] + shared
-                    + ["SafeWalkStorage", grdb, hummingbird],
+                    + ["SafeWalkStorage", grdb, hummingbird, crypto],
                 path: "Tests/WebKitTests", swiftSettings: strict),
 ]
 
@@ -179,7 +179,7 @@ let package = Package(
                           swiftSettings: production),
         .testTarget(name: "SafeWalkCLITests", dependencies: ["SafeWalkCLI", "TestSupport", "SafeWalkCore", "SafeWalkMQTT"],
                     swiftSettings: strict),
-        .target(name: "TestSupport", dependencies: ["SafeWalkMQTT", "SafeWalkCore", log, clocks, subprocess, httpClient] + nioServer,
+        .target(name: "TestSupport", dependencies: ["SafeWalkMQTT", "SafeWalkCore", log, clocks, subprocess, httpClient, crypto] + nioServer,
                 path: "Tests/TestSupport", swiftSettings: production),
         .testTarget(name: "SafeWalkCoreTests", dependencies: ["SafeWalkCore"], swiftSettings: strict),
         .testTarget(name: "SafeWalkMQTTTests", dependencies: ["SafeWalkMQTT", "TestSupport"], swiftSettings: strict),

@@ -32,6 +32,9 @@ extension FieldError {
             case .password: "The password"
             case .oldPassword: "The current password"
             case .newPassword: "The new password"
+            case .endpoint: "The push endpoint"
+            case .p256dh: "The push key (keys.p256dh)"
+            case .auth: "The push secret (keys.auth)"
             }
         return switch reason {
         case .missing: "\(name) is missing."
@@ -48,6 +51,7 @@ extension FieldError {
         case .needsDigit: "\(name) needs at least one digit."
         case .needsSpecial: "\(name) needs at least one character that is neither a letter nor a digit."
         case .incorrect: "\(name) is wrong."
+        case .notAllowed: "\(name) is not a push service this server sends to."
         }
     }
 }

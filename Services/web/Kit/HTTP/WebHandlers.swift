@@ -7,6 +7,8 @@ struct WebHandlers: Sendable {
     /// The live pages and the gateway's callbacks; nil serves them as 404 (tests of accounts).
     let live: LivePages?
     let files: StaticFiles
+    /// Web Push (Kit/Push); nil serves its routes as 404.
+    var push: WebPush? = nil
     var settings: WebSettings { accounts.settings }
     var sessions: SessionGuard { SessionGuard(accounts: accounts) }
 
@@ -68,6 +70,9 @@ struct WebHandlers: Sendable {
         case .acknowledge: return try await acknowledge(request, context)
         case .smsInbound: return try await smsInbound(request)
         case .smsStatus: return try await smsStatus(request)
+        case .pushKey: return try pushKey()
+        case .pushSubscribe: return try await pushSubscribe(request)
+        case .pushUnsubscribe: return try await pushUnsubscribe(request)
         }
     }
 

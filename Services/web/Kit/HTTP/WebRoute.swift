@@ -8,6 +8,8 @@ public enum WebRoute: String, CaseIterable, Hashable, Sendable {
     case livePage, liveEvents, acknowledge
     /// The SMS gateway's webhooks (Twilio's inbound message and status callback).
     case smsInbound, smsStatus
+    /// Web Push for the walker's app: the VAPID public key, and the browser's subscription.
+    case pushKey, pushSubscribe, pushUnsubscribe
 
     public var method: HTTPRequest.Method {
         switch self {
@@ -15,6 +17,9 @@ public enum WebRoute: String, CaseIterable, Hashable, Sendable {
         case .signOut, .deleteAccount: .delete
         case .changePassword: .put
         case .ownTracks, .livePage, .liveEvents: .get
+        case .pushKey: .get
+        case .pushSubscribe: .put
+        case .pushUnsubscribe: .delete
         }
     }
 
@@ -31,6 +36,7 @@ public enum WebRoute: String, CaseIterable, Hashable, Sendable {
         case .acknowledge: "/i/{token}/ack"
         case .smsInbound: "/v1/gateway/sms/inbound"
         case .smsStatus: "/v1/gateway/sms/status"
+        case .pushKey, .pushSubscribe, .pushUnsubscribe: "/v1/app/push"
         }
     }
 
@@ -46,6 +52,8 @@ public enum WebRoute: String, CaseIterable, Hashable, Sendable {
         switch self {
         case .signUp, .signIn, .livePage, .liveEvents, .acknowledge, .smsInbound, .smsStatus: false
         case .signOut, .changePassword, .ownTracks, .deleteAccount: true
+        case .pushKey: false
+        case .pushSubscribe, .pushUnsubscribe: true
         }
     }
 }

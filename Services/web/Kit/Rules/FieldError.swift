@@ -4,6 +4,8 @@
 public struct FieldError: Error, Hashable, Sendable {
     public enum Field: String, Codable, Hashable, Sendable, CaseIterable {
         case username, email, password, oldPassword, newPassword
+        /// A Web Push subscription's `endpoint`, `keys.p256dh` and `keys.auth`.
+        case endpoint, p256dh, auth
     }
 
     public enum Reason: String, Codable, Hashable, Sendable, CaseIterable {
@@ -29,6 +31,8 @@ public struct FieldError: Error, Hashable, Sendable {
         case needsSpecial
         /// The old password given to change a password is not the account's.
         case incorrect
+        /// A push endpoint that is not one of the push services web sends to.
+        case notAllowed
     }
 
     public var field: Field

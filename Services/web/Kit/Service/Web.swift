@@ -40,9 +40,13 @@ public enum Web {
         if settings.live.publicURL == nil {
             context.logger.notice("SAFEWALK_PUBLIC_URL is not set")
         }
+        let push = try await WebPush.connect(
+            bus: context.bus, prefix: context.configuration.topicPrefix, database: database, settings: settings.push,
+            logger: context.logger)
         return [
             MemberRepublisher(accounts: accounts, forgotten: forgotten.compactMap(WalkerID.init(validating:))),
-            ErasureResumer(accounts: accounts), live, try WebApplication.make(accounts: accounts, live: live),
+            ErasureResumer(accounts: accounts), live, push,
+            try WebApplication.make(accounts: accounts, live: live, push: push),
         ]
     }
 }

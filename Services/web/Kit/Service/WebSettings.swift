@@ -37,6 +37,8 @@ public struct WebSettings: Sendable {
     public var eraseRetry: Duration = .seconds(5)
     /// The live pages and the SMS gateway (``LiveSettings``).
     public var live = LiveSettings()
+    /// Web Push (``PushSettings``).
+    public var push = PushSettings()
 
     public struct TLSFiles: Hashable, Sendable {
         public var certificate: String
@@ -81,6 +83,7 @@ public struct WebSettings: Sendable {
         eraseWait = .seconds(try env.seconds("SAFEWALK_ERASE_WAIT", default: 10))
         eraseRetry = .seconds(try env.seconds("SAFEWALK_ERASE_RETRY", default: 5))
         live = try LiveSettings(environment: env)
+        push = try PushSettings(environment: env)
     }
 
     /// `N/S`: N attempts per S seconds.

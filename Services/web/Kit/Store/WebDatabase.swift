@@ -79,6 +79,8 @@ public final class WebDatabase: Sendable {
                     );
                     """)
         }
+        // Web Push's subscriptions (Kit/Push).
+        registerPushMigrations(&migrator)
         return migrator
     }
 
