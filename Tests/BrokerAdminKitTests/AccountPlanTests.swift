@@ -50,11 +50,12 @@ struct AccountPlanTests {
             ])
     }
 
-    @Test func erasureDeletesBothLoginsAndTheRole() {
+    @Test func erasureDeletesEveryLoginAndBothRoles() {
         #expect(
-            AccountPlan.erasure(of: alice).map(\.command) == [
+            AccountPlan.erasure(of: alice, sessions: ["alice.app-0123456789abcdef"]).map(\.command) == [
                 .deleteClient(username: "alice"), .deleteClient(username: "alice.owntracks"),
-                .deleteRole(name: "device-alice"),
+                .deleteClient(username: "alice.app-0123456789abcdef"), .deleteRole(name: "device-alice"),
+                .deleteRole(name: "app-alice"),
             ])
     }
 
@@ -88,7 +89,9 @@ struct AccountPlanTests {
                 == nil)
         #expect(failure(.deleteDevice, errors: [PluginError.clientNotFound, PluginError.roleNotFound]) == nil)
         let erasure = AccountPlan.erasure(of: alice)
-        let gone = [PluginError.clientNotFound, PluginError.clientNotFound, PluginError.roleNotFound]
+        let gone = [
+            PluginError.clientNotFound, PluginError.clientNotFound, PluginError.roleNotFound, PluginError.roleNotFound,
+        ]
         #expect(
             AccountPlan.failure(
                 of: erasure, replies: zip(erasure, gone).map { ControlReply(command: $0.command.name, error: $1) })

@@ -66,9 +66,10 @@ final class AccountsStack: Sendable {
     /// e.g. refused hostile commands sent before, are skipped).
     @discardableResult
     func run(
-        _ op: AccountCommand.Operation, _ user: String, password: String? = nil, id: String = UUID().uuidString
+        _ op: AccountCommand.Operation, _ user: String, password: String? = nil, session: String? = nil,
+        id: String = UUID().uuidString
     ) async throws -> AccountCommandResult {
-        let command = AccountCommand(id: id, op: op, user: try WalkerID(user), password: password)
+        let command = AccountCommand(id: id, op: op, user: try WalkerID(user), password: password, session: session)
         try await send(try SafeWalkJSON.encode(command))
         return try await result(id: id)
     }

@@ -77,6 +77,8 @@ final class FakePlugin: DynamicSecurity {
                 username: username, roles: client.roles.map(ControlReply.RoleRef.init),
                 disabled: client.disabled ? true : nil)
             return reply(data: .init(client: data))
+        case .listClients:
+            return reply(data: .init(clients: state.clients.keys.sorted()))
         case .createRole(let name):
             guard state.roles[name] == nil else { return reply(PluginError.roleExists) }
             state.roles[name] = []

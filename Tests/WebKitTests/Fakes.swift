@@ -9,6 +9,8 @@ final class FakeBrokerAdmin: CredentialKeeper {
         var logins: [String: String] = [:]
         var devices: [String: String] = [:]
         var disabled: Set<String> = []
+        /// The app sessions' logins: `{w}.app-{session}` → password.
+        var sessions: [String: String] = [:]
         /// Every command throws, as a broker-admin that is down would.
         var down = false
         /// These commands are carried out, then their answer is lost (the caller times out).
@@ -36,13 +38,30 @@ final class FakeBrokerAdmin: CredentialKeeper {
             case .enable: state.disabled.remove(user)
             case .setDevicePassword: state.devices[user] = command.password
             case .deleteDevice: state.devices[user] = nil
+            case .createSession:
+                if state.logins[user] == nil { return failure(.notFound) }
+                state.sessions[AccountCommand.sessionUsername(for: command.user, session: command.session!)] =
+                    command.password
+            case .deleteSession:
+                state.sessions[AccountCommand.sessionUsername(for: command.user, session: command.session!)] = nil
             }
             if state.lostAnswers.contains(command.op) { throw .timedOut(seconds: 5) }
             return AccountCommandResult(id: command.id, ok: true)
         }
     }
 
-    var operations: [AccountCommand.Operation] { state.withLock { $0.commands.map(\.op) } }
+    /// The account operations asked, in order; the app sessions' logins apart (``sessionCommands``).
+    var operations: [AccountCommand.Operation] {
+        state.withLock { $0.commands.map(\.op) }.filter { !AccountCommand.needsSession($0) }
+    }
+
+    /// `createSession` and `deleteSession`, in order.
+    var sessionCommands: [AccountCommand] {
+        state.withLock { $0.commands }.filter { AccountCommand.needsSession($0.op) }
+    }
+
+    /// The session logins that exist now.
+    var sessionLogins: Set<String> { state.withLock { Set($0.sessions.keys) } }
 }
 
 /// The five services and the watchdog, erasing from a dictionary; each can refuse or stay silent.

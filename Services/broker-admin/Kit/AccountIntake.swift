@@ -28,12 +28,16 @@ public enum AccountIntake: Hashable, Sendable {
         if let refusal = check(command) { return .refused(refusal, id: id) }
         var accepted = command
         if !AccountCommand.needsPassword(command.op) { accepted.password = nil }
+        if !AccountCommand.needsSession(command.op) { accepted.session = nil }
         return .accepted(accepted)
     }
 
-    /// The rules a decoded command must pass: the name, then the password.
+    /// The rules a decoded command must pass: the name, the session id, then the password.
     static func check(_ command: AccountCommand) -> AccountRefusal? {
         if let refusal = AccountNames.refusal(for: command.user) { return refusal }
+        if AccountCommand.needsSession(command.op) {
+            guard let session = command.session, AccountCommand.isSessionID(session) else { return .invalidSession }
+        }
         guard AccountCommand.needsPassword(command.op) else { return nil }
         guard let password = command.password else { return .missingPassword }
         guard passwordLength.contains(password.count), !password.unicodeScalars.contains("\u{0}") else {

@@ -27,6 +27,14 @@ public enum AccountNames {
     public static func device(of walker: WalkerID) -> String {
         AccountCommand.deviceUsername(for: walker)
     }
+
+    /// The web app sessions' logins of `walker` among `usernames` (every client the plugin has).
+    public static func sessions(of walker: WalkerID, among usernames: [String]) -> [String] {
+        let prefix = AccountCommand.sessionUsernamePrefix(for: walker)
+        return usernames.filter { name in
+            name.hasPrefix(prefix) && AccountCommand.isSessionID(String(name.dropFirst(prefix.count)))
+        }.sorted()
+    }
 }
 
 /// Why `broker-admin` refused an account command, as a stable reason code (the
@@ -40,8 +48,10 @@ public enum AccountRefusal: Hashable, Sendable {
     case reservedUser
     /// A service user's name (``AccountNames/systemUsers``).
     case serviceUser
-    /// `createWalker`, `setPassword` or `setDevicePassword` without a password.
+    /// `createWalker`, `setPassword`, `setDevicePassword` or `createSession` without a password.
     case missingPassword
+    /// `createSession` or `deleteSession` without a session id of 16 lowercase hex digits.
+    case invalidSession
     /// A password under 8 or over 256 characters, or with a NUL (the plugin reads C strings, so
     /// everything after a NUL would be silently dropped).
     case invalidPassword
@@ -56,6 +66,7 @@ public enum AccountRefusal: Hashable, Sendable {
         case .reservedUser: "reserved_user"
         case .serviceUser: "service_user"
         case .missingPassword: "missing_password"
+        case .invalidSession: "invalid_session"
         case .invalidPassword: "invalid_password"
         case .retained: "retained"
         }

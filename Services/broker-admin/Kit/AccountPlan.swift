@@ -47,9 +47,16 @@ public struct AccountPlan: Hashable, Sendable {
         return nil
     }
 
-    /// The batches that carry out `command`, which ``AccountIntake`` accepted (so a password is
-    /// present where one is needed).
-    public static func plan(for command: AccountCommand) -> AccountPlan {
+    /// Whether carrying out `op` needs the walker's session logins first (``plan(for:prefix:sessions:)``'s
+    /// `sessions`, from `listClients`).
+    public static func needsSessions(_ op: AccountCommand.Operation) -> Bool { op == .disable }
+
+    /// The batches that carry out `command`, which ``AccountIntake`` accepted (so a password and
+    /// a session id are present where one is needed). `sessions` are the walker's app session
+    /// logins (only `disable` reads them); `prefix` is the topic prefix of the app role's ACLs.
+    public static func plan(
+        for command: AccountCommand, prefix: String = Topic.defaultPrefix, sessions: [String] = []
+    ) -> AccountPlan {
         let walker = command.user.rawValue
         let device = AccountNames.device(of: command.user)
         let password = command.password ?? ""
@@ -70,11 +77,13 @@ public struct AccountPlan: Hashable, Sendable {
                 [PlannedCommand(.setClientPassword(username: walker, password: password), failures: missingWalker)]
             ])
         case .disable:
+            // The app's session logins are deleted, not disabled: `web` makes a session's login
+            // again when it is next used, so an erasure the watchdog refuses needs no `enable` for them.
             return AccountPlan(steps: [
                 [
                     PlannedCommand(.disableClient(username: walker), failures: missingWalker),
                     PlannedCommand(.disableClient(username: device), tolerated: noDevice),
-                ]
+                ] + sessions.map { PlannedCommand(.deleteClient(username: $0), tolerated: noDevice) }
             ])
         case .enable:
             return AccountPlan(steps: [
@@ -105,17 +114,37 @@ public struct AccountPlan: Hashable, Sendable {
                         .deleteRole(name: DeviceRights.roleName(command.user)), tolerated: [PluginError.roleNotFound]),
                 ]
             ])
+        case .createSession:
+            // Only for an existing, enabled walker. The login's name and password both follow
+            // from the browser's cookie, so one that exists already is this session's own.
+            let login = AccountCommand.sessionUsername(for: command.user, session: command.session ?? "")
+            return AccountPlan(steps: [
+                [PlannedCommand(.getClient(username: walker), failures: missingWalker, refuseDisabled: true)],
+                AppRights.role(for: command.user, prefix: prefix)
+                    + [
+                        PlannedCommand(
+                            .createClient(
+                                username: login, password: password, roles: [AppRights.roleName(command.user)]),
+                            tolerated: [PluginError.clientExists])
+                    ],
+            ])
+        case .deleteSession:
+            let login = AccountCommand.sessionUsername(for: command.user, session: command.session ?? "")
+            return AccountPlan(steps: [[PlannedCommand(.deleteClient(username: login), tolerated: noDevice)]])
         }
     }
 
-    /// broker-admin's part of an erasure: the walker's login, its device's login and the
-    /// device's role. Whatever is already gone is fine.
-    public static func erasure(of walker: WalkerID) -> [PlannedCommand] {
-        [
-            PlannedCommand(.deleteClient(username: walker.rawValue), tolerated: [PluginError.clientNotFound]),
-            PlannedCommand(
-                .deleteClient(username: AccountNames.device(of: walker)), tolerated: [PluginError.clientNotFound]),
+    /// broker-admin's part of an erasure: the walker's login, its device's login, its app
+    /// sessions' logins (`sessions`, from `listClients`) and both roles. Whatever is already gone
+    /// is fine. Deleting `app-{w}` also leaves any session login missed by the list without rights.
+    public static func erasure(of walker: WalkerID, sessions: [String] = []) -> [PlannedCommand] {
+        let gone: Set<String> = [PluginError.clientNotFound]
+        return [
+            PlannedCommand(.deleteClient(username: walker.rawValue), tolerated: gone),
+            PlannedCommand(.deleteClient(username: AccountNames.device(of: walker)), tolerated: gone),
+        ] + sessions.map { PlannedCommand(.deleteClient(username: $0), tolerated: gone) } + [
             PlannedCommand(.deleteRole(name: DeviceRights.roleName(walker)), tolerated: [PluginError.roleNotFound]),
+            PlannedCommand(.deleteRole(name: AppRights.roleName(walker)), tolerated: [PluginError.roleNotFound]),
         ]
     }
 }

@@ -83,7 +83,16 @@ public struct BrokerAdminService: Service {
 
     /// Runs the command's plan, batch by batch; the first failure is the answer.
     func carryOut(_ command: AccountCommand) async -> AccountCommandResult {
-        for step in AccountPlan.plan(for: command).steps {
+        var sessions: [String] = []
+        if AccountPlan.needsSessions(command.op) {
+            do {
+                sessions = try await sessionLogins(of: command.user)
+            } catch {
+                logger.error("plugin did not list its clients", metadata: ["id": "\(command.id)", "error": "\(error)"])
+                return AccountCommandResult(id: command.id, ok: false, error: .brokerError)
+            }
+        }
+        for step in AccountPlan.plan(for: command, prefix: prefix, sessions: sessions).steps {
             do {
                 let replies = try await plugin.perform(step.map(\.command))
                 if let failure = AccountPlan.failure(of: step, replies: replies) {
@@ -122,8 +131,8 @@ public struct BrokerAdminService: Service {
     /// `owntracks/{w}/+` the broker holds.
     func erase(_ request: EraseRequest) async -> EraseReport {
         let failed = EraseReport(id: request.id, user: request.user, ok: false, error: .storeError)
-        let step = AccountPlan.erasure(of: request.user)
         do {
+            let step = AccountPlan.erasure(of: request.user, sessions: try await sessionLogins(of: request.user))
             let replies = try await plugin.perform(step.map(\.command))
             if AccountPlan.failure(of: step, replies: replies) != nil {
                 logPluginErrors(step, replies, id: request.id)
@@ -138,6 +147,16 @@ public struct BrokerAdminService: Service {
             logger.error("erasure incomplete", metadata: ["id": "\(request.id)", "error": "\(error)"])
             return failed
         }
+    }
+
+    /// The walker's app session logins, from the plugin's list of every client (`listClients`:
+    /// the plugin has no query by prefix; erasures and `disable` are rare).
+    func sessionLogins(of walker: WalkerID) async throws -> [String] {
+        let listing = PlannedCommand(.listClients)
+        let replies = try await plugin.perform([listing.command])
+        guard AccountPlan.failure(of: [listing], replies: replies) == nil, let clients = replies.first?.data?.clients
+        else { throw DynamicSecurityError.noAnswer(commands: ["listClients"], timeout: .zero) }
+        return AccountNames.sessions(of: walker, among: clients)
     }
 
     private func answer(_ result: AccountCommandResult) async throws {

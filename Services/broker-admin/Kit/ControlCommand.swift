@@ -11,6 +11,8 @@ public enum ControlCommand: Hashable, Sendable {
     case disableClient(username: String)
     case enableClient(username: String)
     case getClient(username: String)
+    /// Every client's username (`verbose: false`, all of them).
+    case listClients
     case createRole(name: String)
     /// Kicks every client holding the role.
     case deleteRole(name: String)
@@ -50,6 +52,7 @@ public enum ControlCommand: Hashable, Sendable {
         case .disableClient: "disableClient"
         case .enableClient: "enableClient"
         case .getClient: "getClient"
+        case .listClients: "listClients"
         case .createRole: "createRole"
         case .deleteRole: "deleteRole"
         case .getRole: "getRole"
@@ -87,6 +90,8 @@ public enum ControlCommand: Hashable, Sendable {
             wire.topic = topic
         case .setDefaultACLAccess(let acls):
             wire.acls = acls
+        case .listClients:
+            wire.verbose = false
         case .getDefaultACLAccess:
             break
         }
@@ -107,6 +112,7 @@ public enum ControlCommand: Hashable, Sendable {
         var topic: String?
         var allow: Bool?
         var acls: [DefaultAccess]?
+        var verbose: Bool?
     }
 }
 
@@ -126,7 +132,7 @@ extension ControlCommand: CustomStringConvertible {
         case .removeRoleACL(let role, let type, let topic): "removeRoleACL(\(role), \(type.rawValue) \(topic))"
         case .setDefaultACLAccess(let acls):
             "setDefaultACLAccess(\(acls.map { "\($0.acltype.rawValue)=\($0.allow)" }.joined(separator: ", ")))"
-        case .getDefaultACLAccess: "getDefaultACLAccess"
+        case .getDefaultACLAccess, .listClients: name
         }
     }
 }

@@ -25,11 +25,17 @@ public struct ControlReply: Decodable, Hashable, Sendable {
         public var role: Role?
         /// `getDefaultACLAccess`.
         public var acls: [ControlCommand.DefaultAccess]?
+        /// `listClients` (not verbose): every username.
+        public var clients: [String]?
 
-        public init(client: Client? = nil, role: Role? = nil, acls: [ControlCommand.DefaultAccess]? = nil) {
+        public init(
+            client: Client? = nil, role: Role? = nil, acls: [ControlCommand.DefaultAccess]? = nil,
+            clients: [String]? = nil
+        ) {
             self.client = client
             self.role = role
             self.acls = acls
+            self.clients = clients
         }
     }
 

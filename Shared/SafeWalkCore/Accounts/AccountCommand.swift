@@ -9,8 +9,11 @@ public struct AccountCommand: Codable, Hashable, Sendable {
     public var id: String
     public var op: Operation
     public var user: WalkerID
-    /// For `createWalker`, `setPassword` and `setDevicePassword` only; never logged.
+    /// For `createWalker`, `setPassword`, `setDevicePassword` and `createSession` only; never logged.
     public var password: String?
+    /// For `createSession` and `deleteSession` only: the web session's id, 16 lowercase hex
+    /// digits (see ``sessionUsername(for:session:)``).
+    public var session: String?
 
     public enum Operation: String, Codable, CaseIterable, Hashable, Sendable {
         /// A broker login `{user}` with the account's password; rights come from the ACL's
@@ -27,21 +30,50 @@ public struct AccountCommand: Codable, Hashable, Sendable {
         case setDevicePassword
         /// Removes the OwnTracks login: the device is disconnected and cannot reconnect.
         case deleteDevice
+        /// Creates the web app session's login `{user}.app-{session}` with the role `app-{user}`
+        /// (the walker's own topics, nothing else); fine when it exists.
+        case createSession
+        /// Removes a session's login (signed out, expired, password changed): disconnected at once.
+        case deleteSession
     }
 
-    public init(id: String, op: Operation, user: WalkerID, password: String? = nil) {
+    public init(id: String, op: Operation, user: WalkerID, password: String? = nil, session: String? = nil) {
         self.id = id
         self.op = op
         self.user = user
         self.password = password
+        self.session = session
     }
 
     /// Whether `op` needs a password.
     public static func needsPassword(_ op: Operation) -> Bool {
         switch op {
-        case .createWalker, .setPassword, .setDevicePassword: true
-        case .disable, .enable, .deleteDevice: false
+        case .createWalker, .setPassword, .setDevicePassword, .createSession: true
+        case .disable, .enable, .deleteDevice, .deleteSession: false
         }
+    }
+
+    /// Whether `op` needs a `session`.
+    public static func needsSession(_ op: Operation) -> Bool {
+        op == .createSession || op == .deleteSession
+    }
+
+    /// Whether `session` is a session id: exactly 16 lowercase hex digits. Nothing else can
+    /// become part of a login name (no `/`, `+`, `#`, dot or upper case).
+    public static func isSessionID(_ session: String) -> Bool {
+        session.utf8.count == 16 && session.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// The web app session's broker login for `walker`: `{w}.app-{session}`. A dot is never part
+    /// of a walker id, so this can never be anyone's walker login, and the ACL file's `%u`
+    /// patterns give it only topics nobody uses.
+    public static func sessionUsername(for walker: WalkerID, session: String) -> String {
+        "\(walker.rawValue).app-\(session)"
+    }
+
+    /// What every session login of `walker` starts with (erasure finds them by it).
+    public static func sessionUsernamePrefix(for walker: WalkerID) -> String {
+        "\(walker.rawValue).app-"
     }
 
     /// The OwnTracks device's broker login for `walker`. A dot is never part of a walker id,
@@ -79,7 +111,8 @@ public struct AccountCommandResult: Codable, Hashable, Sendable {
 extension AccountCommand: CustomStringConvertible, CustomDebugStringConvertible {
     /// For logs: everything but the password, which is only said to be there.
     public var description: String {
-        "AccountCommand(id: \(id), op: \(op.rawValue), user: \(user)\(password == nil ? "" : ", password: <redacted>"))"
+        "AccountCommand(id: \(id), op: \(op.rawValue), user: \(user)\(session.map { ", session: \($0)" } ?? "")"
+            + "\(password == nil ? "" : ", password: <redacted>"))"
     }
 
     public var debugDescription: String { description }
