@@ -192,6 +192,30 @@ struct PushHTTPTests {
         }
     }
 
+    /// Under a duress PIN the services' topics show the incident open and red while the device's own
+    /// show a cancel: nothing on `_incidents/{w}`, `_ladder/{w}` or `{w}/escalation` may become a
+    /// push, only what the device is sent (here the check-in that resumes after the "cancel").
+    @Test func aDuressIncidentOnTheServicesTopicsPushesNothing() async throws {
+        try await Self.withRig { rig, client in
+            let session = try await Self.signedIn(client)
+            let browser = rig.service.subscribe(applicationServerKey: rig.push.vapid.publicKey)
+            #expect(
+                try await client.send(.put, "/v1/app/push", json: browser.json, session: session).status == .noContent)
+            let alice = WalkerID(validating: "alice")!
+            let now = Date().timeIntervalSince1970
+            let incident = IncidentState(
+                incident: "i-1", walker: alice, state: .open, reason: .noReply, level: .red, duress: true,
+                openedAt: now)
+            for topic in [Topic.incident(alice), Topic.ladder(alice), Topic.escalation(alice)] {
+                try await rig.peer.publish(topic.name(prefix: "safewalk"), payload: try SafeWalkJSON.encode(incident))
+            }
+            try await rig.publish(.prompt, for: "alice", CheckInPrompt(id: "p-9", at: now, replyBy: now + 120))
+            await rig.service.waitForMessages(1)
+            #expect(rig.service.requestCount == 1)
+            #expect(rig.service.messages.map { $0.fields["tag"] } == ["checkin"])
+        }
+    }
+
     @Test func aSubscriptionThePushServiceCallsGoneIsForgotten() async throws {
         try await Self.withRig { rig, client in
             let session = try await Self.signedIn(client)
