@@ -23,6 +23,8 @@ public struct Accounts: Sendable {
     public let logger: Logger
     /// The erasures a pass is working on now.
     let erasing = Claims()
+    /// Told of every session login revoked, so the app's bridge closes its client (Kit/App).
+    public let revocations = SessionRevocations()
 
     public init(
         database: WebDatabase, passwords: PasswordWork, keeper: any CredentialKeeper, eraser: any Eraser,
@@ -58,10 +60,11 @@ public struct Accounts: Sendable {
 
     /// Runs one command on broker-admin within `settings.commandWait`. Nil when it gave no usable
     /// answer (timed out, failed, or answered for another id), logged here.
-    func command(_ op: AccountCommand.Operation, _ user: WalkerID, password: String? = nil) async
-        -> AccountCommandResult?
+    func command(_ op: AccountCommand.Operation, _ user: WalkerID, password: String? = nil, session: String? = nil)
+        async -> AccountCommandResult?
     {
-        let command = AccountCommand(id: UUID().uuidString.lowercased(), op: op, user: user, password: password)
+        let command = AccountCommand(
+            id: UUID().uuidString.lowercased(), op: op, user: user, password: password, session: session)
         do {
             let result = try await Deadline.run(settings.commandWait, clock: clock) { [keeper] in
                 try await keeper.run(command)

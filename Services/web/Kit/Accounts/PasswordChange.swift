@@ -20,7 +20,7 @@ extension Accounts {
             throw APIError.unavailable
         }
         try await database.setPasswordHash(hash, key: account.usernameKey)
-        try await database.deleteSessions(key: account.usernameKey, except: tokenHash)
+        await revoke(try await database.deleteSessions(key: account.usernameKey, except: tokenHash))
         logger.info("password changed", metadata: ["walker": "\(account.username)"])
     }
 }

@@ -29,14 +29,20 @@ extension Accounts {
         let session = NewSession(
             username: account.username, token: Secrets.token(), csrfToken: Secrets.token(),
             expiresAt: now().addingTimeInterval(settings.sessionLifetime))
-        try await database.insertSession(
-            tokenHash: Secrets.digest(session.token), key: account.usernameKey, csrfToken: session.csrfToken,
-            now: now(), expiresAt: session.expiresAt, keepAtMost: settings.sessionsPerAccount)
+        let tokenHash = Secrets.digest(session.token)
+        let login = SessionLogin(user: account.username, tokenHash: tokenHash)
+        let dropped = try await database.insertSession(
+            tokenHash: tokenHash, key: account.usernameKey, csrfToken: session.csrfToken,
+            now: now(), expiresAt: session.expiresAt, keepAtMost: settings.sessionsPerAccount, login: login.session)
+        // The session's broker login; if broker-admin does not answer, the app makes it when it
+        // is first used (``AppBridge``), so signing in does not depend on it.
+        _ = await createSessionLogin(login, token: session.token)
+        if !dropped.isEmpty { Task { await revoke(dropped) } }
         return session
     }
 
-    /// `DELETE /v1/sessions`.
+    /// `DELETE /v1/sessions`: the session and its broker login end.
     public func signOut(tokenHash: String) async throws {
-        try await database.deleteSession(tokenHash: tokenHash)
+        if let login = try await database.deleteSession(tokenHash: tokenHash) { await revoke([login]) }
     }
 }

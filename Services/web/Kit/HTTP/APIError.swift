@@ -31,6 +31,10 @@ public enum APIError: Error, Hashable, Sendable {
     case forbidden
     /// The broker's credentials or a service's erasure did not answer in time or failed.
     case unavailable
+    /// The session's broker login could not publish (or connect) in time.
+    case brokerUnavailable
+    /// The session has as many app event streams open as it may.
+    case tooManyStreams
     /// Too many password hashes are already queued (see ``PasswordWork``).
     case busy
     /// The account cannot be deleted while its walker has an incident open.
@@ -54,7 +58,8 @@ public enum APIError: Error, Hashable, Sendable {
         case .rateLimited: .tooManyRequests
         case .badCredentials, .unauthenticated: .unauthorized
         case .csrf, .forbidden: .forbidden
-        case .unavailable, .busy: .serviceUnavailable
+        case .unavailable, .busy, .brokerUnavailable: .serviceUnavailable
+        case .tooManyStreams: .tooManyRequests
         case .openIncident: .conflict
         case .internalError: .internalServerError
         }
@@ -78,6 +83,8 @@ public enum APIError: Error, Hashable, Sendable {
         case .forbidden: "forbidden"
         case .unavailable: "unavailable"
         case .busy: "busy"
+        case .brokerUnavailable: "brokerUnavailable"
+        case .tooManyStreams: "tooManyStreams"
         case .openIncident: "openIncident"
         case .internalError: "internal"
         }
@@ -98,7 +105,7 @@ public enum APIError: Error, Hashable, Sendable {
     public var retryAfter: Int? {
         switch self {
         case .rateLimited(let seconds): seconds
-        case .busy, .unavailable: 1
+        case .busy, .unavailable, .brokerUnavailable: 1
         default: nil
         }
     }

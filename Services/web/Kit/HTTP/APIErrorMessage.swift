@@ -17,6 +17,8 @@ extension APIError {
         case .forbidden: "You are signed in as someone else."
         case .unavailable: "The service is unavailable. Try again in a moment."
         case .busy: "The service is busy. Try again in a moment."
+        case .brokerUnavailable: "The message could not be sent just now. Try again in a moment."
+        case .tooManyStreams: "Too many app windows are open for this session. Close one and try again."
         case .openIncident: "The account cannot be deleted while an incident is open."
         case .internalError: "Something went wrong on our side."
         }
@@ -35,6 +37,8 @@ extension FieldError {
             case .endpoint: "The push endpoint"
             case .p256dh: "The push key (keys.p256dh)"
             case .auth: "The push secret (keys.auth)"
+            case .kind: "The kind"
+            case .payload: "The payload"
             }
         return switch reason {
         case .missing: "\(name) is missing."

@@ -9,6 +9,8 @@ struct WebHandlers: Sendable {
     let files: StaticFiles
     /// Web Push (Kit/Push); nil serves its routes as 404.
     var push: WebPush? = nil
+    /// The walker's app's broker side (Kit/App); nil serves its events and publish as 503.
+    var app: AppBridge? = nil
     var settings: WebSettings { accounts.settings }
     var sessions: SessionGuard { SessionGuard(accounts: accounts) }
 
@@ -73,6 +75,9 @@ struct WebHandlers: Sendable {
         case .pushKey: return try pushKey()
         case .pushSubscribe: return try await pushSubscribe(request)
         case .pushUnsubscribe: return try await pushUnsubscribe(request)
+        case .currentSession: return try await currentSession(request)
+        case .appEvents: return try await appEvents(request)
+        case .appPublish: return try await appPublish(request)
         }
     }
 

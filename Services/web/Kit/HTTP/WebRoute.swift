@@ -10,6 +10,9 @@ public enum WebRoute: String, CaseIterable, Hashable, Sendable {
     case smsInbound, smsStatus
     /// Web Push for the walker's app: the VAPID public key, and the browser's subscription.
     case pushKey, pushSubscribe, pushUnsubscribe
+    /// The walker's app: the signed-in session (its CSRF token after a reload), the event stream
+    /// of the walker's own topics, and publishing the walker's inputs as the session's login.
+    case currentSession, appEvents, appPublish
 
     public var method: HTTPRequest.Method {
         switch self {
@@ -20,6 +23,8 @@ public enum WebRoute: String, CaseIterable, Hashable, Sendable {
         case .pushKey: .get
         case .pushSubscribe: .put
         case .pushUnsubscribe: .delete
+        case .currentSession, .appEvents: .get
+        case .appPublish: .post
         }
     }
 
@@ -37,6 +42,9 @@ public enum WebRoute: String, CaseIterable, Hashable, Sendable {
         case .smsInbound: "/v1/gateway/sms/inbound"
         case .smsStatus: "/v1/gateway/sms/status"
         case .pushKey, .pushSubscribe, .pushUnsubscribe: "/v1/app/push"
+        case .currentSession: "/v1/sessions/current"
+        case .appEvents: "/v1/app/events"
+        case .appPublish: "/v1/app/publish"
         }
     }
 
@@ -54,6 +62,9 @@ public enum WebRoute: String, CaseIterable, Hashable, Sendable {
         case .signOut, .changePassword, .ownTracks, .deleteAccount: true
         case .pushKey: false
         case .pushSubscribe, .pushUnsubscribe: true
+        // The cookie alone: reading does not change anything, and no other site can read the answer.
+        case .currentSession, .appEvents: false
+        case .appPublish: true
         }
     }
 }

@@ -6,6 +6,8 @@ public struct FieldError: Error, Hashable, Sendable {
         case username, email, password, oldPassword, newPassword
         /// A Web Push subscription's `endpoint`, `keys.p256dh` and `keys.auth`.
         case endpoint, p256dh, auth
+        /// The app's publish (`POST /v1/app/publish`): which input, and what to send.
+        case kind, payload
     }
 
     public enum Reason: String, Codable, Hashable, Sendable, CaseIterable {

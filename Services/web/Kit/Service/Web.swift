@@ -43,10 +43,15 @@ public enum Web {
         let push = try await WebPush.connect(
             bus: context.bus, prefix: context.configuration.topicPrefix, database: database, settings: settings.push,
             logger: context.logger)
+        let app = AppBridge(
+            broker: context.configuration.mqtt, prefix: context.configuration.topicPrefix, accounts: accounts,
+            settings: settings.app, logger: context.logger)
+        await app.observeRevocations()
         return [
+            SessionSweeper(accounts: accounts),
             MemberRepublisher(accounts: accounts, forgotten: forgotten.compactMap(WalkerID.init(validating:))),
             ErasureResumer(accounts: accounts), live, push,
-            try WebApplication.make(accounts: accounts, live: live, push: push),
+            try WebApplication.make(accounts: accounts, live: live, push: push, app: app),
         ]
     }
 }

@@ -39,6 +39,8 @@ public struct WebSettings: Sendable {
     public var live = LiveSettings()
     /// Web Push (``PushSettings``).
     public var push = PushSettings()
+    /// The walker's app API (``AppSettings``).
+    public var app = AppSettings()
 
     public struct TLSFiles: Hashable, Sendable {
         public var certificate: String
@@ -84,6 +86,7 @@ public struct WebSettings: Sendable {
         eraseRetry = .seconds(try env.seconds("SAFEWALK_ERASE_RETRY", default: 5))
         live = try LiveSettings(environment: env)
         push = try PushSettings(environment: env)
+        app = try AppSettings(environment: env)
     }
 
     /// `N/S`: N attempts per S seconds.

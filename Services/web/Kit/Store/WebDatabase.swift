@@ -81,6 +81,11 @@ public final class WebDatabase: Sendable {
         }
         // Web Push's subscriptions (Kit/Push).
         registerPushMigrations(&migrator)
+        migrator.registerMigration("v4-session-logins") { db in
+            // The id of each session's broker login (`{w}.app-{login}`, Kit/App/SessionLogin), so it
+            // can be revoked when the session ends; never its password, which needs the cookie.
+            try db.execute(sql: "ALTER TABLE sessions ADD COLUMN login TEXT")
+        }
         return migrator
     }
 
