@@ -11,7 +11,9 @@ import WatchdogKit
         #expect(
             actions == [
                 .answer(ActionResult(id: "s1", ok: true)),
-                .publishStatus(WatchStatus(state: .safe, watching: true, since: 1_000, nextCheckInAt: 1_060)),
+                .publishStatus(
+                    WatchStatus(
+                        state: .safe, watching: true, since: 1_000, nextCheckInAt: 1_060, location: .on)),
             ])
     }
 
@@ -98,7 +100,10 @@ import WatchdogKit
         h.run(until: 1_060)
         h.act(.imSafe, at: 1_090)
         #expect(h.watch.state == .safe)
-        #expect(h.statuses.last == WatchStatus(state: .safe, watching: true, since: 1_090, nextCheckInAt: 1_150))
+        #expect(
+            h.statuses.last
+                == WatchStatus(
+                    state: .safe, watching: true, since: 1_090, nextCheckInAt: 1_150, location: .on))
         h.run(until: 1_400)
         #expect(h.prompts == [1_060, 1_150])
         #expect(h.escalations.map(\.at) == [1_210])

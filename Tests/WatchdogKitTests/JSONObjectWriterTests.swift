@@ -53,12 +53,15 @@ import Testing
         for state in WatchState.allCases {
             for number in Self.numbers {
                 for reason in [nil] + EscalationReason.allCases.map(Optional.some) {
-                    let status = WatchStatus(
-                        state: state, watching: reason == nil, since: number,
-                        nextCheckInAt: reason == nil ? number + 60 : nil, reason: reason,
-                        level: reason?.defaultLevel,
-                        walk: reason == nil ? nil : WalkPlan(destination: Self.strings[2], eta: number))
-                    try sameAsTheSharedEncoder(status, try status.jsonPayload())
+                    for location in [nil] + LocationState.allCases.map(Optional.some) {
+                        let status = WatchStatus(
+                            state: state, watching: reason == nil, since: number,
+                            nextCheckInAt: reason == nil ? number + 60 : nil, reason: reason,
+                            level: reason?.defaultLevel,
+                            walk: reason == nil ? nil : WalkPlan(destination: Self.strings[2], eta: number),
+                            location: location)
+                        try sameAsTheSharedEncoder(status, try status.jsonPayload())
+                    }
                 }
             }
         }
@@ -86,7 +89,8 @@ import Testing
             at: 1_700_000_120, lastFix: FixSummary(lat: 30.2849, lon: -97.7341, acc: 5, tst: 1_700_000_100),
             walk: WalkPlan(destination: "Main Library / east door", eta: 1_700_000_100), incident: "0e9b")
         #expect(try event.jsonPayload() == SafeWalkJSON.encode(event))
-        let status = WatchStatus(state: .checking, watching: true, since: 1_700_000_000.5, nextCheckInAt: 1_700_000_060)
+        let status = WatchStatus(
+            state: .checking, watching: true, since: 1_700_000_000.5, nextCheckInAt: 1_700_000_060, location: .paused)
         #expect(try status.jsonPayload() == SafeWalkJSON.encode(status))
         let incident = IncidentState(
             incident: "1f0c", walker: try WalkerID("alice"), state: .open, reason: .walkOverdue, level: .amber,

@@ -14,7 +14,8 @@ import WatchdogKit
         let escalations = try await h.bus.subscribe("safewalk/+/escalation", qos: .atLeastOnce)
         try await h.act("alice", .start)
         let started = try await statuses.first(1)[0].decoded(WatchStatus.self)
-        #expect(started == WatchStatus(state: .safe, watching: true, since: 1_000, nextCheckInAt: 1_060))
+        #expect(
+            started == WatchStatus(state: .safe, watching: true, since: 1_000, nextCheckInAt: 1_060, location: .on))
 
         h.clock.advance(to: 1_060)
         let prompt = try await prompts.first(1)[0].decoded(CheckInPrompt.self)

@@ -26,7 +26,8 @@ import WatchdogKit
             recentActions: [RememberedAction(id: "a", answer: "ok"), RememberedAction(id: "b c", answer: "wrong_pin")],
             hold: HoldSwitch(level: .amber, lastBeatAt: 11, note: "On Guadalupe St"),
             pins: PINHashes(salt: [1, 2, 3], cancel: [4, 5], duress: [6]), wrongPins: 2,
-            duress: Incident(id: "incident-0", reason: .noReply, level: .red, at: 12))
+            duress: Incident(id: "incident-0", reason: .noReply, level: .red, at: 12), usesLocation: false,
+            locationPausedAt: 13)
         let bare = Watch(walker: try WalkerID("bob"), stateSince: 10)
         _ = try await store.commit(watches: [full, bare], outbox: [])
         let loaded = try await store.restore().watches.sorted { $0.walker.rawValue < $1.walker.rawValue }
@@ -70,6 +71,26 @@ import WatchdogKit
         #expect(watches["alice"]?.duress?.id == "duress-3")
         #expect(watches["bob"]?.incident == nil && watches["bob"]?.duress == nil)
         #expect(watches["carol"]?.incident?.id == "carol-1200.0", "no escalation kept: an id all the same")
+    }
+
+    /// Migration `v5`: a watch written before follows the location, unpaused, as every watch did.
+    @Test func aWatchFromBeforeLocationSettingsFollowsTheLocation() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("watchdog-v4-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pool = try DatabasePool(path: directory.appendingPathComponent("watchdog.sqlite").path)
+        try WatchStore.migrator.migrate(pool, upTo: "v4: walks that know where they are going")
+        try pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO watch (walker, watchedSince, lastCheckInAt, stateSince, concerned, recentActions)
+                    VALUES ('alice', 1000, 1000, 1000, 0, '')
+                    """)
+        }
+        try WatchStore.migrator.migrate(pool)
+        let alice = try #require(try WatchStore(database: pool).loadWatches().first)
+        #expect(alice.usesLocation && alice.locationPausedAt == nil)
+        #expect(alice.location == .on)
     }
 
     @Test func theOutboxKeepsUnsentRowsAndMarksEscalationsSentAfterAck() async throws {

@@ -15,10 +15,15 @@ public struct WatchTimers: Codable, Hashable, Sendable {
     public var walkETA: EpochSeconds?
     /// When the device's Last Will reported it offline; nil while online.
     public var offlineSince: EpochSeconds?
+    /// Whether `noMovement` runs: false while the watch's location is off or paused
+    /// (``Watch/location``). Not a time, so not kept with the watch: the machine sets it from the
+    /// watch each time it asks these rules (``WatchMachine/ruleTimers(_:)``).
+    public var followsMovement: Bool
 
     public init(
         watchedSince: EpochSeconds? = nil, lastCheckInAt: EpochSeconds? = nil, promptSentAt: EpochSeconds? = nil,
-        lastMovedAt: EpochSeconds? = nil, walkETA: EpochSeconds? = nil, offlineSince: EpochSeconds? = nil
+        lastMovedAt: EpochSeconds? = nil, walkETA: EpochSeconds? = nil, offlineSince: EpochSeconds? = nil,
+        followsMovement: Bool = true
     ) {
         self.watchedSince = watchedSince
         self.lastCheckInAt = lastCheckInAt
@@ -26,6 +31,7 @@ public struct WatchTimers: Codable, Hashable, Sendable {
         self.lastMovedAt = lastMovedAt
         self.walkETA = walkETA
         self.offlineSince = offlineSince
+        self.followsMovement = followsMovement
     }
 }
 
@@ -55,8 +61,10 @@ public enum EscalationRules {
         // remind; they never move this deadline.
         result.append(Deadline(at: noReplyDeadline(since: since, timers, thresholds: thresholds), reason: .noReply))
         // Movement before the watch began does not count towards it.
-        let moved = max(since, timers.lastMovedAt ?? since)
-        result.append(Deadline(at: moved + thresholds.noMovementAfter, reason: .noMovement))
+        if timers.followsMovement {
+            let moved = max(since, timers.lastMovedAt ?? since)
+            result.append(Deadline(at: moved + thresholds.noMovementAfter, reason: .noMovement))
+        }
         if let offline = timers.offlineSince {
             result.append(Deadline(at: max(since, offline) + thresholds.offlineGrace, reason: .trackerOffline))
         }

@@ -117,6 +117,7 @@ extension WatchStatus {
     public func jsonPayload() throws -> Data {
         var w = JSONObjectWriter()
         if let level { w.string("level", level.rawValue) }
+        if let location { w.string("location", location.rawValue) }
         if let nextCheckInAt { try w.number("nextCheckInAt", nextCheckInAt) }
         if let reason { w.string("reason", reason.rawValue) }
         try w.number("since", since)

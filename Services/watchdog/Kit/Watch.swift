@@ -112,12 +112,21 @@ public struct Watch: Hashable, Sendable {
     /// It keeps the id of the incident the walker seemed to cancel, and while it lasts every new
     /// incident takes its id (services see one incident). Only the cancel PIN ends it.
     public var duress: Incident?
+    /// The watch's `location` setting (`start`/`startWalk` with `"location": false` turn it off):
+    /// whether `noMovement` and a walk's progress rules run. Kept when no watch runs; a new watch
+    /// sets it again.
+    public var usesLocation: Bool
+    /// When the app said `background` (``WatchMachine/pauseLocation(_:now:)``): location is paused
+    /// until a fix taken after this; nil while it is not. The device's, so kept whether or not a
+    /// watch runs.
+    public var locationPausedAt: EpochSeconds?
 
     public init(
         walker: WalkerID, timers: WatchTimers = WatchTimers(), walk: WalkPlan? = nil, incident: Incident? = nil,
         stateSince: EpochSeconds = 0, lastFix: FixSummary? = nil, concerned: Bool = false,
         recentActions: [RememberedAction] = [], hold: HoldSwitch? = nil, pins: PINHashes? = nil, wrongPins: Int = 0,
-        duress: Incident? = nil, progress: WalkProgress? = nil
+        duress: Incident? = nil, progress: WalkProgress? = nil, usesLocation: Bool = true,
+        locationPausedAt: EpochSeconds? = nil
     ) {
         self.walker = walker
         self.timers = timers
@@ -132,6 +141,8 @@ public struct Watch: Hashable, Sendable {
         self.pins = pins
         self.wrongPins = wrongPins
         self.duress = duress
+        self.usesLocation = usesLocation
+        self.locationPausedAt = locationPausedAt
     }
 
     /// How many actions are remembered for de-duplication.
@@ -143,6 +154,16 @@ public struct Watch: Hashable, Sendable {
     var shownIncident: IncidentFacts? {
         DeviceDisclosure.visible(incident.map { IncidentFacts(reason: $0.reason, level: $0.level, duress: false) })
     }
+
+    /// Whether the watch's location is followed, as `{w}/status` says it; nil when not watching.
+    public var location: LocationState? {
+        guard isWatching else { return nil }
+        if !usesLocation { return .off }
+        return locationPausedAt == nil ? .on : .paused
+    }
+
+    /// Whether fixes count now: `noMovement` and the walk's progress rules run only then.
+    var followsLocation: Bool { location == .on }
 
     /// The state shown to the walker and contacts.
     public var state: WatchState {
@@ -170,6 +191,6 @@ public struct Watch: Hashable, Sendable {
         let shown = shownIncident
         return WatchStatus(
             state: state, watching: isWatching, since: stateSince, nextCheckInAt: nextCheckInAt(thresholds),
-            reason: shown?.reason, level: shown?.level, walk: walk)
+            reason: shown?.reason, level: shown?.level, walk: walk, location: location)
     }
 }

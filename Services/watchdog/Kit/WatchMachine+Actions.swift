@@ -26,12 +26,16 @@ extension WatchMachine {
     ) -> ActionOutcome {
         switch action.kind {
         case .start:
-            if !watch.isWatching { beginWatch(&watch, now: now) }
+            let newWatch = !watch.isWatching
+            if newWatch { beginWatch(&watch, now: now) }
+            setLocation(action.location, newWatch: newWatch, &watch, now: now)
         case .startWalk:
-            if !watch.isWatching { beginWatch(&watch, now: now) }
+            let newWatch = !watch.isWatching
+            if newWatch { beginWatch(&watch, now: now) }
             watch.walk = action.walk(startingAt: now)
             watch.progress = progress(for: action, now: now)
             watch.timers.walkETA = watch.walk?.eta
+            setLocation(action.location, newWatch: newWatch, &watch, now: now)
         case .stop, .arrived, .imSafe:
             return endIncident(action.kind, check.pin, &watch, now: now, into: &decisions)
         case .needHelp:

@@ -135,7 +135,9 @@ public struct WatchMachine: Sendable {
         case .position(let update):
             let previous = watch.lastFix
             if previous.map({ update.fix.tst >= $0.tst }) ?? true { watch.lastFix = FixSummary(update.fix) }
-            guard watch.isWatching else { return }
+            resumeLocationIfPaused(after: update.fix, &watch, now: now)
+            // With location off or paused a fix is kept for escalations, and proves nothing.
+            guard watch.followsLocation else { return }
             if update.moved {
                 // Device time, capped at now: a replayed retained position must not count as fresh
                 // movement, and a fast device clock must not buy time.
@@ -152,6 +154,10 @@ public struct WatchMachine: Sendable {
             if watch.timers.offlineSince == nil { watch.timers.offlineSince = now }
         case .presence(.online):
             watch.timers.offlineSince = nil
+        case .presence(.background):
+            // The app said it, so the device is there: like `online`, it ends an offline grace.
+            watch.timers.offlineSince = nil
+            pauseLocation(&watch, now: now)
         case .timer:
             break
         }

@@ -12,13 +12,14 @@ enum WatchRow {
         holdLevel, holdBeatAt, holdNote, pinSalt, cancelPinHash, duressPinHash, wrongPins, duressReason, duressAt,
         incidentID, duressID,
         walkToLat, walkToLon, walkDuration, walkExtend, walkBest, walkCloserAt, walkStallSince, walkStallPrompted,
-        walkAtDestination, walkAskedAt, walkExtended
+        walkAtDestination, walkAskedAt, walkExtended,
+        usesLocation, locationPausedAt
         """
 
     static let upsert = """
         INSERT OR REPLACE INTO watch (\(columns))
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-            ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Remembered actions are `id TAB answer` lines: action ids never contain a control
@@ -76,6 +77,13 @@ enum WatchRow {
         ALTER TABLE watch ADD COLUMN walkExtended INTEGER NOT NULL DEFAULT 0;
         """
 
+    /// Migration `v5`: whether the watch follows the walker's location (`"location": false`), and
+    /// the app's `background` pause. A row written before follows it, unpaused, as every watch did.
+    static let v5Columns = """
+        ALTER TABLE watch ADD COLUMN usesLocation INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE watch ADD COLUMN locationPausedAt REAL;
+        """
+
     static func arguments(_ w: Watch) -> StatementArguments {
         let t = w.timers
         let remembered = w.recentActions.map { "\($0.id)\(answerSeparator)\($0.answer)" }.joined(separator: separator)
@@ -95,7 +103,7 @@ enum WatchRow {
         arguments += [
             w.walk?.to?.lat, w.walk?.to?.lon, p?.duration, p?.extendWhileProgressing ?? false, p?.bestDistance,
             p?.closerAt, p?.stallSince, p?.stallPrompted ?? false, p?.fixesAtDestination ?? 0, p?.moreTimeAskedAt,
-            p?.extended ?? false,
+            p?.extended ?? false, w.usesLocation, w.locationPausedAt,
         ]
         return arguments
     }
@@ -123,7 +131,8 @@ enum WatchRow {
             stateSince: row[11] ?? 0, lastFix: fix, concerned: row[16] ?? false,
             recentActions: remembered(row[17] ?? ""), hold: hold(row), pins: pins(row), wrongPins: row[24] ?? 0,
             duress: incident(row, of: walker, id: 28, reason: 25, level: nil, at: 26),
-            progress: walk?.to == nil ? nil : progress(row))
+            progress: walk?.to == nil ? nil : progress(row), usesLocation: row[40] ?? true,
+            locationPausedAt: row[41])
     }
 
     private static func destination(_ row: Row) -> Coordinate? {

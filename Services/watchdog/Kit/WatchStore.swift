@@ -48,6 +48,9 @@ public struct WatchStore: Sendable {
         migrator.registerMigration("v4: walks that know where they are going") { db in
             try db.execute(sql: WatchRow.v4Columns)
         }
+        migrator.registerMigration("v5: location off or paused") { db in
+            try db.execute(sql: WatchRow.v5Columns)
+        }
         return migrator
     }
 

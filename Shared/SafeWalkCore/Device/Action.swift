@@ -21,6 +21,10 @@ public struct Action: Codable, Hashable, Sendable {
     /// "need more time?" before `walkOverdue` (docs/CONTRACT.md, "Walks that know where they are
     /// going"). Read only with `startWalk`; absent is false.
     public var extendWhileProgressing: Bool
+    /// With `start` or `startWalk`: whether the watch follows the walker's location. `false` turns
+    /// `noMovement` and a walk's progress rules off (check-ins and the ETA still apply); absent is
+    /// nil: on for a new watch, unchanged for one already running. Read only with those two.
+    public var location: Bool?
 
     /// What the walker asked for.
     public enum Kind: Hashable, Sendable {
@@ -75,7 +79,7 @@ public struct Action: Codable, Hashable, Sendable {
 
     public init(
         id: String, kind: Kind, note: String? = nil, pin: PIN? = nil, to: Coordinate? = nil,
-        extendWhileProgressing: Bool = false
+        extendWhileProgressing: Bool = false, location: Bool? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -83,6 +87,7 @@ public struct Action: Codable, Hashable, Sendable {
         self.pin = pin
         self.to = to
         self.extendWhileProgressing = extendWhileProgressing
+        self.location = location
     }
 
     /// The walk a `startWalk` begins when received at `now`; nil for other actions.
@@ -97,7 +102,8 @@ public struct Action: Codable, Hashable, Sendable {
     public static let maxWalkMinutes: Double = 24 * 60
 
     private enum CodingKeys: String, CodingKey {
-        case v, action, id, level, destination, minutes, note, pin, cancelPin, duressPin, to, extendWhileProgressing
+        case v, action, id, level, destination, minutes, note, pin, cancelPin, duressPin, to, extendWhileProgressing,
+            location
     }
 
     public init(from decoder: any Decoder) throws {
@@ -106,6 +112,7 @@ public struct Action: Codable, Hashable, Sendable {
         id = try c.decode(String.self, forKey: .id)
         to = nil
         extendWhileProgressing = false
+        location = nil
         guard !id.isEmpty else {
             throw DecodingError.dataCorruptedError(forKey: .id, in: c, debugDescription: "empty action id")
         }
@@ -116,7 +123,9 @@ public struct Action: Codable, Hashable, Sendable {
             return word.flatMap(EscalationLevel.init(rawValue:)) ?? .red
         }
         switch try c.decode(String.self, forKey: .action) {
-        case "start": kind = .start
+        case "start":
+            kind = .start
+            location = try c.decodeIfPresent(Bool.self, forKey: .location)
         case "stop": kind = .stop
         case "imSafe": kind = .imSafe
         case "needHelp": kind = .needHelp
@@ -148,6 +157,7 @@ public struct Action: Codable, Hashable, Sendable {
             kind = .startWalk(destination: destination, minutes: minutes)
             to = try Self.decodeDestination(c)
             extendWhileProgressing = try c.decodeIfPresent(Bool.self, forKey: .extendWhileProgressing) ?? false
+            location = try c.decodeIfPresent(Bool.self, forKey: .location)
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .action, in: c, debugDescription: "unknown action \(other)")
         }
@@ -190,10 +200,13 @@ public struct Action: Codable, Hashable, Sendable {
             try c.encode(minutes, forKey: .minutes)
             try c.encodeIfPresent(to, forKey: .to)
             if extendWhileProgressing { try c.encode(true, forKey: .extendWhileProgressing) }
+            try c.encodeIfPresent(location, forKey: .location)
+        case .start:
+            try c.encodeIfPresent(location, forKey: .location)
         case .setPins(let change):
             try c.encode(change.cancel.wire, forKey: .cancelPin)
             try c.encodeIfPresent(change.duress?.wire, forKey: .duressPin)
-        case .start, .stop, .imSafe, .needHelp, .arrived, .holding, .release, .cancelHold, .clearPins:
+        case .stop, .imSafe, .needHelp, .arrived, .holding, .release, .cancelHold, .clearPins:
             break
         }
     }

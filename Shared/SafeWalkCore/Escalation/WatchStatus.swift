@@ -8,6 +8,18 @@ public enum WatchState: String, CaseIterable, Hashable, Sendable, Codable {
     case alert
 }
 
+/// Whether a watch follows the walker's location (`{w}/status`'s `location`), so the app can say
+/// "checking in by replies only" when it does not.
+public enum LocationState: String, CaseIterable, Hashable, Sendable, Codable {
+    /// Fixes are followed: `noMovement` and a walk's progress rules run.
+    case on
+    /// The app went to the background (`background` on `{w}/presence`): nothing about movement is
+    /// timed until the next fix arrives, which resumes it with the clock restarted from that fix.
+    case paused
+    /// The watch was started with `"location": false`: no `noMovement`, no walk progress rules.
+    case off
+}
+
 /// The retained status on `{w}/status` (watchdog → device, contacts).
 public struct WatchStatus: Codable, Hashable, Sendable {
     var v = SchemaVersion()
@@ -23,10 +35,14 @@ public struct WatchStatus: Codable, Hashable, Sendable {
     public var reason: EscalationReason?
     public var level: EscalationLevel?
     public var walk: WalkPlan?
+    /// Whether the watch follows the walker's location; nil when not watching. Check-ins and a
+    /// walk's ETA apply whatever it says.
+    public var location: LocationState?
 
     public init(
         state: WatchState, watching: Bool, since: EpochSeconds, nextCheckInAt: EpochSeconds? = nil,
-        reason: EscalationReason? = nil, level: EscalationLevel? = nil, walk: WalkPlan? = nil
+        reason: EscalationReason? = nil, level: EscalationLevel? = nil, walk: WalkPlan? = nil,
+        location: LocationState? = nil
     ) {
         self.state = state
         self.watching = watching
@@ -35,5 +51,6 @@ public struct WatchStatus: Codable, Hashable, Sendable {
         self.reason = reason
         self.level = level
         self.walk = walk
+        self.location = location
     }
 }

@@ -21,7 +21,8 @@ extension WatchMachine {
         _ fix: LocationFix, after previous: FixSummary?, _ watch: inout Watch, now: EpochSeconds,
         into decisions: inout Decisions
     ) {
-        guard watch.isWatching, watch.incident == nil, var progress = watch.progress, let to = watch.walk?.to else {
+        guard watch.followsLocation, watch.incident == nil, var progress = watch.progress, let to = watch.walk?.to
+        else {
             return
         }
         // Not newer than the last fix (a retained position delivered again): not a second fix.
@@ -56,13 +57,15 @@ extension WatchMachine {
             .publishArrival(Arrival(walker: watch.walker, at: now, destination: destination, automatic: automatic)))
     }
 
-    /// The timers as ``EscalationRules`` sees them: while "need more time?" waits, the walk is
-    /// overdue at the prompt's `replyBy` instead of its passed ETA.
+    /// The timers as ``EscalationRules`` sees them: `noMovement` only while the location is
+    /// followed; while "need more time?" waits, the walk is overdue at the prompt's `replyBy`
+    /// instead of its passed ETA.
     func ruleTimers(_ watch: Watch) -> WatchTimers {
+        var timers = watch.timers
+        timers.followsMovement = watch.followsLocation
         guard watch.progress?.moreTimeAskedAt != nil, watch.timers.walkETA != nil,
             let replyBy = EscalationRules.replyBy(watch.timers, thresholds: thresholds)
-        else { return watch.timers }
-        var timers = watch.timers
+        else { return timers }
         timers.walkETA = replyBy
         return timers
     }
@@ -70,7 +73,8 @@ extension WatchMachine {
     /// When this walk's rules next need a timer (the stall's early check-in); the ETA is one of
     /// ``ruleTimers(_:)``'s deadlines.
     func nextWalkWake(_ watch: Watch) -> EpochSeconds? {
-        watch.progress.flatMap { ProgressRule.stallPromptAt($0, stallAfter: walkStallAfter) }
+        guard watch.followsLocation else { return nil }
+        return watch.progress.flatMap { ProgressRule.stallPromptAt($0, stallAfter: walkStallAfter) }
     }
 
     /// At the ETA (`walkOverdue` due first), with `extendWhileProgressing` and the walker closing
@@ -91,7 +95,7 @@ extension WatchMachine {
     /// while a check-in already waits for an answer (it asks the same), but the stall counts as
     /// prompted, so the walker is not asked again until they get closer.
     func promptIfStalled(_ watch: inout Watch, now: EpochSeconds, into decisions: inout Decisions) {
-        guard var progress = watch.progress,
+        guard watch.followsLocation, var progress = watch.progress,
             let due = ProgressRule.stallPromptAt(progress, stallAfter: walkStallAfter), now >= due
         else { return }
         progress.stallPrompted = true
