@@ -27,6 +27,14 @@ import Testing
                 .hasSuffix("PROMPT     check-in due, reply within 02:00") == true)
     }
 
+    @Test func aDevicePresenceSaysWhichWord() {
+        for (presence, text) in [
+            (Presence.online, "online"), (.offline, "offline"), (.background, "app in the background"),
+        ] {
+            #expect(plain.line(.presence(presence), walker: alice, now: noon)?.hasSuffix("DEVICE     \(text)") == true)
+        }
+    }
+
     @Test func alertStatusNamesTheReasonAndWalk() {
         let status = WatchStatus(
             state: .alert, watching: true, since: noon - 75, reason: .noReply, level: .amber,

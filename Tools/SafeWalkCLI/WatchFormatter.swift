@@ -46,8 +46,13 @@ public struct WatchFormatter: Sendable {
             return ("ANSWER", result.ok ? s.green(text) : s.red(text))
         case .inputRefusal(let refusal):
             return ("REFUSED", s.yellow(ActionText.refusal(refusal)))
-        case .presence(let presence):
-            return ("DEVICE", presence == .online ? s.green("online") : s.yellow("offline"))
+        case .presence(.online):
+            return ("DEVICE", s.green("online"))
+        case .presence(.offline):
+            return ("DEVICE", s.yellow("offline"))
+        case .presence(.background):
+            // The web app's page is hidden: the device is there, its location paused.
+            return ("DEVICE", s.cyan("app in the background"))
         case .position(let update):
             guard showPositions else { return nil }
             return (
