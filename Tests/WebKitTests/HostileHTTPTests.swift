@@ -63,7 +63,8 @@ import Testing
         let web = try WebFixture()
         try await web.live { client in
             for (method, uri) in [
-                (HTTPRequest.Method.get, "/"), (.get, "/v1/accounts"), (.post, "/v1/accounts/alice"),
+                (HTTPRequest.Method.get, "/nothing"), (.post, "/"), (.get, "/v1/accounts"),
+                (.post, "/v1/accounts/alice"),
                 (.get, "/v1/sessions"), (.get, "/../../etc/passwd"), (.get, "/v1/accounts/alice/password"),
             ] {
                 let response = try await client.execute(uri: uri, method: method)
