@@ -179,7 +179,7 @@ let package = Package(
                           swiftSettings: production),
         .testTarget(name: "SafeWalkCLITests", dependencies: ["SafeWalkCLI", "TestSupport", "SafeWalkCore", "SafeWalkMQTT"],
                     swiftSettings: strict),
-        .target(name: "TestSupport", dependencies: ["SafeWalkMQTT", "SafeWalkCore", log, clocks, subprocess, httpClient, crypto] + nioServer,
+        .target(name: "TestSupport", dependencies: ["SafeWalkMQTT", "SafeWalkCore", log, clocks, httpClient, crypto] + nioServer,
                 path: "Tests/TestSupport", swiftSettings: production),
         .testTarget(name: "SafeWalkCoreTests", dependencies: ["SafeWalkCore"], swiftSettings: strict),
         .testTarget(name: "SafeWalkMQTTTests", dependencies: ["SafeWalkMQTT", "TestSupport"], swiftSettings: strict),

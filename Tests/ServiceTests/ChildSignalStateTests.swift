@@ -62,11 +62,11 @@ struct ChildSignalStateTests {
         #expect(!state.has(SIGTERM, in: state.ignored) && !state.has(SIGUSR2, in: state.ignored), "\(state)")
     }
 
-    /// `ChildProcess.run` (swift-subprocess) spawns from whichever thread runs the task, so only
+    /// `ChildProcess.run` (short commands) spawns from whichever thread runs the task, so only
     /// the process-wide part (an ignored signal) is set here. The mask is dirty anyway: the
     /// threads of the cooperative pool (Dispatch's workers) block most signals, and a child of
     /// ChildProcess with its mask reset switched off was seen with SigBlk fffffffe3fffffe7.
-    @Test func aCommandRunBySwiftSubprocessHasNothingBlockedAndNothingOfOursIgnored() async throws {
+    @Test func aShortCommandHasNothingBlockedAndNothingOfOursIgnored() async throws {
         let previousUSR2 = signal(SIGUSR2, SIG_IGN)
         defer { signal(SIGUSR2, previousUSR2) }
         let (status, output) = try await ChildProcess.run(Self.grep, Self.arguments)

@@ -1,13 +1,7 @@
 import Foundation
-import Subprocess
 
 #if canImport(Glibc)
     import Glibc
-#endif
-#if canImport(System)
-    import System
-#else
-    import SystemPackage
 #endif
 
 /// A child process started with posix_spawn and a clean signal state.
@@ -90,12 +84,15 @@ public final class ChildProcess: Sendable {
 }
 
 extension ChildProcess {
-    /// Runs a short command to completion with swift-subprocess and returns its exit status and
-    /// output (stdout and stderr together; a signal reports 128 + its number, as a shell does).
-    /// swift-subprocess starts children as `init` does, with an empty signal mask and every
-    /// signal at its default (`ChildSignalStateTests` checks both); it cannot replace `init`,
-    /// because a child it starts lives only as long as a closure, and brokers and services here
-    /// outlive the call that starts them.
+    /// Runs a short command to completion and returns its exit status and output (stdout and
+    /// stderr together; a signal reports 128 + its number, as a shell does).
+    ///
+    /// Started like every other child here (posix_spawn, empty signal mask, every signal at its
+    /// default; `ChildSignalStateTests` checks both), its output goes to a file and its end is
+    /// polled, so `within` always holds: past it the command is killed and the call throws. It
+    /// ran on swift-subprocess until a clean-clone CI run of 096c881 stalled with six tests
+    /// waiting forever and the process idle; a wait that no timeout can end must not be in the
+    /// harness, whatever stalled there.
     @discardableResult
     public static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
@@ -103,21 +100,26 @@ extension ChildProcess {
     ) async throws -> (status: Int32, output: String) {
         _ = await ConcurrencyGate.commands.enter()
         defer { Task { await ConcurrencyGate.commands.leave() } }
-        return try await withTimeout(seconds, "\(executable.lastPathComponent) to exit") {
-            let result = try await Subprocess.run(
-                .path(FilePath(executable.path)), arguments: Arguments(arguments),
-                environment: environment.map {
-                    .custom(Dictionary(uniqueKeysWithValues: $0.map { (.init(stringLiteral: $0.key), $0.value) }))
-                }
-                    ?? .inherit,
-                workingDirectory: directory.map { FilePath($0.path) },
-                output: .string(limit: 16 << 20), error: .combinedWithOutput)
-            let status: Int32 =
-                switch result.terminationStatus {
-                case .exited(let code): code
-                case .signaled(let signal): 128 + signal
-                }
-            return (status, result.standardOutput)
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "run-\(executable.lastPathComponent)-\(UUID().uuidString.prefix(8)).log")
+        defer { try? FileManager.default.removeItem(at: output) }
+        // Swift's Glibc does not import posix_spawn_file_actions_addchdir_np: a shell changes
+        // directory, then becomes the command.
+        let (path, argv) =
+            if let directory {
+                ("/bin/sh", ["-c", #"cd "$0" && exec "$@""#, directory.path, executable.path] + arguments)
+            } else {
+                (executable.path, arguments)
+            }
+        let child = try ChildProcess(path, argv, environment: environment, logFile: output)
+        let status: Int32
+        do {
+            status = try await child.waitForExit(within: seconds)
+        } catch {
+            child.signal(SIGKILL)
+            _ = try? await child.waitForExit(within: 5)
+            throw HarnessError.timedOut("\(executable.lastPathComponent) to exit")
         }
+        return (status, child.output)
     }
 }
