@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import Synchronization
 
 /// A real headless Chromium (Debian's `chromium`), driven through `chromedriver` (Debian's
 /// `chromium-driver`) over the W3C WebDriver protocol: plain HTTP and JSON on loopback, so the
@@ -14,12 +15,17 @@ public final class HeadlessBrowser: Sendable {
     let session: String
     let client: HTTPClient
     public let logFile: URL
+    /// The DevTools session kept on each service worker (by target id): an emulation set
+    /// through one session is undone only through the same one (HeadlessBrowser+CDP.swift).
+    let workerSessions = Mutex<[String: String]>([:])
 
     /// The element reference key of the W3C protocol.
     static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+
+        public init(description: String) { self.description = description }
     }
 
     /// Starts chromedriver on a free port and opens a headless session.
@@ -127,11 +133,12 @@ public final class HeadlessBrowser: Sendable {
         return data
     }
 
-    private func command(_ method: String, _ path: String, _ body: Any?) async throws -> [String: Any] {
+    /// One WebDriver command on this session (`path` under `/session/{id}/`).
+    func command(_ method: String, _ path: String, _ body: Any?) async throws -> [String: Any] {
         try await Self.call(client, method, "\(base)/session/\(session)/\(path)", body)
     }
 
-    private static func call(_ client: HTTPClient, _ method: String, _ url: String, _ body: Any?) async throws
+    static func call(_ client: HTTPClient, _ method: String, _ url: String, _ body: Any?) async throws
         -> [String: Any]
     {
         var request = HTTPClientRequest(url: url)
