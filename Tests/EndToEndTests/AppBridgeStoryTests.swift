@@ -46,7 +46,7 @@ struct AppBridgeStoryTests {
         try await bobEvents.wait(for: #"{"state":"connected"}"#)
 
         #expect(try await publish(web, alice, #"{"kind":"presence","payload":"online"}"#).status == 202)
-        #expect(try await presence.first(1, within: 10).map(\.string) == ["online"])
+        #expect(try await presence.first(1, within: 30).map(\.string) == ["online"])
         let sent = try await publish(web, alice, #"{"kind":"action","payload":{"v":1,"action":"start","id":"app-a1"}}"#)
         #expect(sent.status == 202 && sent.text == #"{"published":true}"#, "\(sent.text)")
         try await aliceEvents.wait(for: "event: action/result")
@@ -98,7 +98,7 @@ struct AppBridgeStoryTests {
         // The last stream drops: `offline` after the grace (1 s here), retained, as alice's login.
         let dropped = ContinuousClock.now
         aliceEvents.close()
-        #expect(try await presence.first(1, within: 15).map(\.string) == ["offline"])
+        #expect(try await presence.first(1, within: 30).map(\.string) == ["offline"])
         #expect(ContinuousClock.now - dropped >= .milliseconds(900), "offline before the grace ran out")
 
         // Sign-out revokes the login: the cookie publishes nothing more, the login cannot connect.

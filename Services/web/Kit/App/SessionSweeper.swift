@@ -25,7 +25,13 @@ public struct SessionSweeper: Service {
         self.interval = interval
     }
 
+    /// Ends at graceful shutdown: the sleep on the accounts' clock would otherwise keep web
+    /// from exiting after SIGTERM.
     public func run() async {
+        await cancelWhenGracefulShutdown { await sweepUntilCancelled() }
+    }
+
+    private func sweepUntilCancelled() async {
         while !Task.isCancelled {
             do {
                 try await accounts.clock.sleep(for: interval)
