@@ -316,6 +316,31 @@ csrf=$(json signin csrfToken) || fail "web, sign-in: no csrfToken in $(cat "$wor
 grep -q safewalk_session "$work/cookies" || fail "web, sign-in: no safewalk_session cookie was set"
 echo "[smoke] web over HTTPS (test CA checked): $person signed up and signed in"
 
+# ---- The walker's app (issue 20) from the same HTTPS origin: the shell and its modules, then
+# the session's own broker login at work: an action posted through web is answered on the app's
+# event stream by the watchdog.
+status=$(web app GET /)
+expect_status "the walker's app" 200 "$status" app
+module=$(grep -o '/app/[A-Za-z0-9_-]*/js/main\.js' "$work/web-app.log" | head -1)
+[ -n "$module" ] || fail "the walker's app names no js/main.js module"
+status=$(web app-module GET "$module")
+expect_status "the app's module $module" 200 "$status" app-module
+status=$(web current GET /v1/sessions/current)
+expect_status "the current session" 200 "$status" current
+curl --silent --no-buffer --max-time 40 --cacert "$tls/ca.crt" -b "$work/cookies" \
+    "$web_url/v1/app/events" > "$work/app-events.log" 2>> "$work/web-curl.log" &
+events_pid=$!
+for _ in $(seq 1 100); do grep -q '"state":"connected"' "$work/app-events.log" && break; sleep 0.2; done
+grep -q '"state":"connected"' "$work/app-events.log" || fail "the app's event stream never connected: $(cat "$work/app-events.log")"
+status=$(web app-publish POST /v1/app/publish '{"kind":"action","payload":{"v":1,"action":"start","id":"smoke-app-1"}}')
+expect_status "an action through the app API" 202 "$status" app-publish
+for _ in $(seq 1 100); do grep -q 'smoke-app-1' "$work/app-events.log" && break; sleep 0.2; done
+grep -q 'smoke-app-1' "$work/app-events.log" || fail "the watchdog's answer never reached the app's stream: $(cat "$work/app-events.log")"
+kill "$events_pid" 2> /dev/null || true
+status=$(web app-publish-stop POST /v1/app/publish '{"kind":"action","payload":{"v":1,"action":"stop","id":"smoke-app-2"}}')
+expect_status "stopping the watch through the app API" 202 "$status" app-publish-stop
+echo "[smoke] the walker's app: $module served; an action through the session's broker login answered on its stream"
+
 status=$(web owntracks GET "/v1/accounts/$person/owntracks")
 expect_status "OwnTracks set-up" 200 "$status" owntracks
 device_user=$(json owntracks config.username)

@@ -91,6 +91,7 @@ for service in "${services[@]}"; do
     service_pids+=($!)
 done
 echo "[up] broker on 127.0.0.1:$SAFEWALK_MQTT_PORT, web on http://127.0.0.1:$SAFEWALK_HTTP_PORT, data in $SAFEWALK_DATA_DIR; Ctrl-C stops everything"
+echo "[up] use it:    open http://127.0.0.1:$SAFEWALK_HTTP_PORT/ in a browser: sign up, then walk with the app (README: \"Use SafeWalk from a phone's browser\")"
 echo "[up] sign up:   swift run safewalk user add alice --email alice@example.org   (or POST /v1/accounts)"
 echo "[up] watch it:  mosquitto_sub -p $SAFEWALK_MQTT_PORT -u operator -P $(password_of operator) -t 'safewalk/#' -v"
 # Returns when any of them exits; a service that dies takes the stack down loudly.
