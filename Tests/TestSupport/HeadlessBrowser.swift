@@ -95,13 +95,21 @@ public final class HeadlessBrowser: Sendable {
     }
 
     /// Clicks the first element matching `selector` as a user would (the driver scrolls it into
-    /// view and fails if something covers it).
+    /// view and fails if something covers it). A page that redraws the element between finding
+    /// and clicking it (a list re-rendered by an event) gets the new one, a few times at most.
     public func click(_ selector: String) async throws {
-        let found = try await command("POST", "element", ["using": "css selector", "value": selector])
-        guard let value = found["value"] as? [String: Any], let element = value[Self.elementKey] as? String else {
-            throw Failure(description: "no element \(selector): \(found)")
+        for attempt in 1...3 {
+            let found = try await command("POST", "element", ["using": "css selector", "value": selector])
+            guard let value = found["value"] as? [String: Any], let element = value[Self.elementKey] as? String else {
+                throw Failure(description: "no element \(selector): \(found)")
+            }
+            do {
+                _ = try await command("POST", "element/\(element)/click", [:] as [String: Any])
+                return
+            } catch let failure as Failure where attempt < 3 && failure.description.contains("stale element") {
+                continue
+            }
         }
-        _ = try await command("POST", "element/\(element)/click", [:] as [String: Any])
     }
 
     /// The page's current URL.
