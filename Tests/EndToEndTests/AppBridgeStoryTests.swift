@@ -6,6 +6,10 @@ import Synchronization
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Issue 20, the walker's app API end to end: the real `web`, `broker-admin` and watchdog on the
 /// broker with the dynamic-security plugin. A session's events and publishes travel as the
 /// session's own broker login, which has alice's rights and no more, and ends at sign-out.
@@ -126,23 +130,44 @@ struct AnyCodable: Decodable {
 
 /// `GET /v1/app/events` over loopback as `session`'s browser tab: everything received so far,
 /// and `close()` to drop the connection as a closed tab does.
+///
+/// A plain socket read on its own thread: closing it is certain to reach `web` at once. (Task
+/// cancellation of an AsyncHTTPClient body left the connection open now and then in the full
+/// suite, and `web` never saw the tab go.)
 final class AppEventStream: Sendable {
     private let received = Mutex("")
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let socket: Int32
 
     init(port: Int, session: WebSession) throws {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/app/events")
-        request.headers.add(name: "Cookie", value: session.cookie)
-        request.headers.add(name: "Accept", value: "text/event-stream")
-        let reading = Task { [self] in
-            do {
-                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
-                for try await chunk in response.body { append(String(buffer: chunk)) }
-            } catch {
-                append("\n[ended: \(error)]")
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError.system("socket", errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        task.withLock { $0 = reading }
+        guard connected == 0 else {
+            Glibc.close(fd)
+            throw HarnessError.system("connect", errno)
+        }
+        socket = fd
+        let request =
+            "GET /v1/app/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(session.cookie)\r\n"
+            + "Accept: text/event-stream\r\n\r\n"
+        _ = request.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                guard count > 0 else { break }
+                append(String(decoding: buffer[0..<count], as: UTF8.self))
+            }
+            append("\n[ended]")
+        }
     }
 
     var text: String { received.withLock { $0 } }
@@ -158,5 +183,8 @@ final class AppEventStream: Sendable {
         }
     }
 
-    func close() { task.withLock { $0 }?.cancel() }
+    /// Drops the connection (its reading thread ends on the closed socket).
+    func close() { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+
+    deinit { Glibc.close(socket) }
 }
