@@ -53,6 +53,14 @@ struct AppFirstRenderTests {
             let walker = try await Self.measure(world, cookie: session.cookie)
             print("APP-FIRST-RENDER walker \(walker)")
 
+            // The baseline, in the same run: a fresh browser loading one small answer of the same
+            // web (no script, no style): what any page costs here before it does anything.
+            let floor = try await Self.oneResponse(world)
+            print(
+                "APP-FIRST-RENDER baseline one_response_ms=\(Int(floor.rounded())) "
+                    + "ratio_visitor=\(String(format: "%.1f", visitor.milliseconds / max(floor, 1))) "
+                    + "ratio_walker=\(String(format: "%.1f", walker.milliseconds / max(floor, 1)))")
+
             for render in [visitor, walker] {
                 #expect(render.milliseconds < 1000, "\(render)")
                 #expect(render.bytes < 300 * 1024, "\(render)")
@@ -82,6 +90,25 @@ struct AppFirstRenderTests {
             let render = try await render(in: browser, origin: world.stack.publicURL + "/")
             await browser.close()
             return render
+        } catch {
+            await browser.close()
+            throw error
+        }
+    }
+
+    /// Milliseconds from navigation start until a fresh browser has loaded `/v1/sessions/current`
+    /// (a 401 of a few bytes from the same web): the floor under any first render here.
+    static func oneResponse(_ world: AppWorld) async throws -> Double {
+        let browser = try await HeadlessBrowser()
+        do {
+            try await browser.open(world.stack.publicURL + "/v1/sessions/current")
+            try await browser.waitUntil(
+                "performance.getEntriesByType('navigation')[0].loadEventEnd > 0", "the answer loaded")
+            let end =
+                try await browser.evaluate("return performance.getEntriesByType('navigation')[0].loadEventEnd;")
+                as? Double ?? .infinity
+            await browser.close()
+            return end
         } catch {
             await browser.close()
             throw error
