@@ -9,19 +9,23 @@ public enum JSONBody {
     public static let defaultLimit = 16 * 1024
 
     public static func read(_ request: Request, limit: Int) async throws(APIError) -> JSONFields {
+        try JSONFields(bytes: try await bytes(of: request, limit: limit).readableBytesView)
+    }
+
+    /// The body of a request declared `application/json`, at most `limit` bytes, not yet parsed:
+    /// what every JSON route reads first, whatever shape it then expects.
+    static func bytes(of request: Request, limit: Int) async throws(APIError) -> ByteBuffer {
         try checkContentType(request.headers[.contentType])
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw .tooLarge(limit: limit)
         }
-        let buffer: ByteBuffer
         do {
-            buffer = try await request.body.collect(upTo: limit)
+            return try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw .tooLarge(limit: limit)
         } catch {
             throw .malformedJSON  // the connection ended mid-body
         }
-        return try JSONFields(bytes: buffer.readableBytesView)
     }
 
     /// `application/json`, optionally with `charset=utf-8`; anything else is refused.

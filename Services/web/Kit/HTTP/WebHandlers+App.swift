@@ -50,17 +50,7 @@ extension WebHandlers {
 
     func appPublish(_ request: Request) async throws -> Response {
         let (session, token, login) = try await appSession(request, csrf: true)
-        try JSONBody.checkContentType(request.headers[.contentType])
-        let limit = AppInput.maxBytes
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
-            throw APIError.tooLarge(limit: limit)
-        }
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw APIError.tooLarge(limit: limit)
-        }
+        let body = try await JSONBody.bytes(of: request, limit: AppInput.maxBytes)
         let input = try AppInput.read(Data(body.readableBytesView))
         guard let app else { throw APIError.brokerUnavailable }
         try await app.publish(input, login, token: token)

@@ -10,19 +10,7 @@ enum PushBody {
     static let limit = 4_096
 
     static func read(_ request: Request) async throws(APIError) -> [String: Any] {
-        try JSONBody.checkContentType(request.headers[.contentType])
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
-            throw .tooLarge(limit: limit)
-        }
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw .tooLarge(limit: limit)
-        } catch {
-            throw .malformedJSON
-        }
-        let bytes = buffer.readableBytesView
+        let bytes = try await JSONBody.bytes(of: request, limit: limit).readableBytesView
         guard String(validating: bytes, as: UTF8.self) != nil else { throw .invalidUTF8 }
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
             throw .malformedJSON
