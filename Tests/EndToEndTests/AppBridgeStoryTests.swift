@@ -16,16 +16,9 @@ import Testing
 @Suite("End to end: the walker's app API", .serialized)
 struct AppBridgeStoryTests {
     @Test func aSessionSeesAndSendsOnlyItsWalkersTopicsAndEndsAtSignOut() async throws {
-        let stack = try await ServiceStack.startWithAccounts(
-            services: [.watchdog], webSettings: ["SAFEWALK_APP_PRESENCE_GRACE": "1", "SAFEWALK_APP_KEEP_ALIVE": "0.5"])
-        do {
-            try await story(stack)
-        } catch {
-            let logs = stack.logs
-            await stack.stop()
-            throw HarnessError.processFailed("\(error)\n\(logs)")
-        }
-        await stack.stop()
+        try await ServiceStack.withAccounts(
+            services: [.watchdog], webSettings: ["SAFEWALK_APP_PRESENCE_GRACE": "1", "SAFEWALK_APP_KEEP_ALIVE": "0.5"]
+        ) { stack in try await story(stack) }
     }
 
     func story(_ stack: ServiceStack) async throws {

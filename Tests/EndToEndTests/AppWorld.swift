@@ -23,15 +23,9 @@ struct AppWorld: Sendable {
 
     /// Runs `story` on a fresh stack and stops it afterwards; a failing story carries the logs.
     static func run(_ overrides: [String: String] = [:], _ story: (AppWorld) async throws -> Void) async throws {
-        let stack = try await ServiceStack.startWithAccounts(environment: quiet.merging(overrides) { $1 })
-        do {
+        try await ServiceStack.withAccounts(environment: quiet.merging(overrides) { $1 }) { stack in
             try await story(AppWorld(stack: stack))
-        } catch {
-            let logs = stack.logs
-            await stack.stop()
-            throw HarnessError.processFailed("\(error)\n\(logs)")
         }
-        await stack.stop()
     }
 
     /// The app's address: web's root.

@@ -25,42 +25,43 @@ struct PushStoryTests {
 
     @Test func aCheckInReachesAWalkerWhoseTabIsClosed() async throws {
         let service = try await FakePushService.start()
-        let stack = try await ServiceStack.startWithAccounts(
-            environment: [
-                "SAFEWALK_CHECKIN_INTERVAL": "1", "SAFEWALK_NO_REPLY_AFTER": "60", "SAFEWALK_NO_MOVEMENT_AFTER": "600",
-            ],
-            webSettings: [
-                "SAFEWALK_PUSH_ALLOW_LOOPBACK_HTTP": "true", "SAFEWALK_PUSH_SUBJECT": "mailto:ops@safewalk.example.org",
-            ])
         do {
-            let alice = try await Person.signUp("alice", on: stack)
-            let browser = try await Self.subscribe(alice, at: service)
-            // The phone starts a watch, then the tab is gone: only the push service can reach it.
-            let phone = try await alice.phone(on: stack)
-            let answers = try await phone.subscribe(try alice.topic(.actionResult), qos: .atLeastOnce)
-            try await phone.publish(
-                try alice.topic(.action), payload: SafeWalkJSON.encode(Action(id: "start", kind: .start)))
-            #expect(try await answers.decoded(ActionResult.self).first?.ok == true)
-            await phone.shutdown()
+            try await ServiceStack.withAccounts(
+                environment: [
+                    "SAFEWALK_CHECKIN_INTERVAL": "1", "SAFEWALK_NO_REPLY_AFTER": "60",
+                    "SAFEWALK_NO_MOVEMENT_AFTER": "600",
+                ],
+                webSettings: [
+                    "SAFEWALK_PUSH_ALLOW_LOOPBACK_HTTP": "true",
+                    "SAFEWALK_PUSH_SUBJECT": "mailto:ops@safewalk.example.org",
+                ]
+            ) { stack in
+                let alice = try await Person.signUp("alice", on: stack)
+                let browser = try await Self.subscribe(alice, at: service)
+                // The phone starts a watch, then the tab is gone: only the push service can reach it.
+                let phone = try await alice.phone(on: stack)
+                let answers = try await phone.subscribe(try alice.topic(.actionResult), qos: .atLeastOnce)
+                try await phone.publish(
+                    try alice.topic(.action), payload: SafeWalkJSON.encode(Action(id: "start", kind: .start)))
+                #expect(try await answers.decoded(ActionResult.self).first?.ok == true)
+                await phone.shutdown()
 
-            try await withTimeout(20, "a check-in push") { await service.waitForMessages(1) }
-            let push = try #require(service.messages.first)
-            #expect(push.subscription == browser.id)
-            #expect(
-                push.fields == [
-                    "title": "SafeWalk: check in — are you okay?", "body": "Tap to tell SafeWalk you're okay.",
-                    "tag": "checkin", "url": "/",
-                ])
-            #expect(push.headers["urgency"] == "high" && push.headers["content-encoding"] == "aes128gcm")
-            #expect(push.audience == service.origin && push.subject == "mailto:ops@safewalk.example.org")
-            #expect(service.refusals.isEmpty, "\(service.refusals)")
+                try await withTimeout(20, "a check-in push") { await service.waitForMessages(1) }
+                let push = try #require(service.messages.first)
+                #expect(push.subscription == browser.id)
+                #expect(
+                    push.fields == [
+                        "title": "SafeWalk: check in — are you okay?", "body": "Tap to tell SafeWalk you're okay.",
+                        "tag": "checkin", "url": "/",
+                    ])
+                #expect(push.headers["urgency"] == "high" && push.headers["content-encoding"] == "aes128gcm")
+                #expect(push.audience == service.origin && push.subject == "mailto:ops@safewalk.example.org")
+                #expect(service.refusals.isEmpty, "\(service.refusals)")
+            }
         } catch {
-            let logs = stack.logs
-            await stack.stop()
             await service.shutdown()
-            throw HarnessError.processFailed("\(error)\n\(logs)")
+            throw error
         }
-        await stack.stop()
         await service.shutdown()
     }
 }

@@ -43,11 +43,12 @@ extension ServiceStack {
     /// Runs `story` on a fresh accounts stack and stops it afterwards, whatever happened; a
     /// story that throws fails with what the services logged.
     public static func withAccounts(
-        services: [ServiceName] = services, environment: [String: String] = [:], openMetricsPorts: Bool = false,
+        services: [ServiceName] = services, environment: [String: String] = [:],
+        webSettings: [String: String] = [:], openMetricsPorts: Bool = false,
         _ story: (ServiceStack) async throws -> Void
     ) async throws {
         let stack = try await startWithAccounts(
-            services: services, environment: environment, openMetricsPorts: openMetricsPorts)
+            services: services, environment: environment, webSettings: webSettings, openMetricsPorts: openMetricsPorts)
         do {
             try await story(stack)
         } catch {
