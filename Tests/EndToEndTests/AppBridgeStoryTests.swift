@@ -132,21 +132,7 @@ final class AppEventStream: Sendable {
     private let socket: Int32
 
     init(port: Int, session: WebSession) throws {
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError.system("socket", errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            Glibc.close(fd)
-            throw HarnessError.system("connect", errno)
-        }
+        let fd = try Loopback.connectedSocket(port: port)
         socket = fd
         let request =
             "GET /v1/app/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(session.cookie)\r\n"

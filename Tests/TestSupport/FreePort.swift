@@ -34,18 +34,31 @@ public enum Loopback {
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.
     public static func isAccepting(port: Int) -> Bool {
+        guard let fd = try? connectedSocket(port: port) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// A TCP socket connected to 127.0.0.1:`port`, for tests that speak raw HTTP; the caller
+    /// closes it.
+    public static func connectedSocket(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
+        guard fd >= 0 else { throw HarnessError.system("socket", errno) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
+        let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
+        guard connected == 0 else {
+            let failure = errno
+            close(fd)
+            throw HarnessError.system("connect to 127.0.0.1:\(port)", failure)
+        }
+        return fd
     }
 }
 
