@@ -168,6 +168,9 @@ import Testing
         case .circle: _ = try SafeWalkJSON.decode(CircleView.self, from: payload)
         case .inbox: _ = try SafeWalkJSON.decode(InboxEvent.self, from: payload)
         case .member: _ = try SafeWalkJSON.decode(Member.self, from: payload)
+        case .deskClose: _ = try SafeWalkJSON.decode(DeskClose.self, from: payload)
+        case .deskResult: _ = try SafeWalkJSON.decode(DeskCloseResult.self, from: payload)
+        case .deskNotice: _ = try SafeWalkJSON.decode(DeskNotice.self, from: payload)
         case .presence, .serviceStatus:
             guard Presence(payload: payload) != nil else { throw PayloadError.malformed }
         }

@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func onlyTheThreeEndingActionsClose() {
-        #expect(IncidentState.Closer.allCases.map(\.rawValue) == ["imSafe", "stop", "arrived"])
+        #expect(IncidentState.Closer.allCases.map(\.rawValue) == ["imSafe", "stop", "arrived", "desk"])
         #expect(IncidentState.Phase.allCases.map(\.rawValue) == ["open", "closed"])
     }
 

@@ -38,6 +38,9 @@ let everyTopic: [(Topic, String)] = [
     (.circle(walker()), "safewalk/alice/circle"),
     (.inbox(walker()), "safewalk/alice/inbox"),
     (.member(walker()), "safewalk/_members/alice"),
+    (.deskClose, "safewalk/_desk/close"),
+    (.deskResult, "safewalk/_desk/result"),
+    (.deskNotice(walker()), "safewalk/alice/desk"),
 ]
 
 @Suite struct TopicTests {

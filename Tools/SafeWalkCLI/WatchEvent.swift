@@ -89,8 +89,11 @@ public enum WatchEvent: Sendable, Equatable {
         // its answer on circle/result (a walker's login may write circle/cmd but not read it, so
         // only an operator would ever see one); `_members/{w}` is the accounts' roster, one
         // retained message per account each time web starts, which says nothing about a walk.
-        // Arrivals (`_arrivals/{w}`) are services' traffic: the walk's status already says it.
-        case .fix, .contactsAdd, .contactsRemove, .owntracks, .accountCommand, .accountResult, .accountErase,
+        // Arrivals (`_arrivals/{w}`) are services' traffic: the walk's status already says it, and
+        // so is the monitoring desk's close (`_desk/*`): the incident's end shows in the status.
+        // The desk's notices to the walker (`{w}/desk`) are for the walker's app.
+        case .deskClose, .deskResult, .deskNotice,
+            .fix, .contactsAdd, .contactsRemove, .owntracks, .accountCommand, .accountResult, .accountErase,
             .accountErased, .incident, .ladder, .acknowledgementRequest, .acknowledgementResult, .gatewayReceipt,
             .circleCommand, .member, .arrival:
             return nil

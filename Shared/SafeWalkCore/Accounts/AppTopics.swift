@@ -11,7 +11,7 @@ public enum AppTopics {
     /// What the app reads, each a single topic under `{prefix}/{w}/`.
     public static let reads: [Topic.Kind] = [
         .status, .position, .chat, .alert, .contacts, .contactsResult, .delivery, .actionResult,
-        .inputRejected, .circle, .circleResult, .inbox, .presence,
+        .inputRejected, .circle, .circleResult, .inbox, .presence, .deskNotice,
     ]
 
     /// The level under `{prefix}/{w}/` of the live views others share with `w` (`shared/{other}`).

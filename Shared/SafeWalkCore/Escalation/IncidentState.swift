@@ -8,9 +8,10 @@ public struct IncidentState: Codable, Hashable, Sendable {
         case open, closed
     }
 
-    /// The walker's action that closed an incident (only these three do).
+    /// What closed an incident: the walker's `imSafe`, `stop` or `arrived`, or the monitoring
+    /// desk (`_desk/close`, with ``closeReason``).
     public enum Closer: String, CaseIterable, Hashable, Sendable, Codable {
-        case imSafe, stop, arrived
+        case imSafe, stop, arrived, desk
     }
 
     var v = SchemaVersion()
@@ -27,10 +28,13 @@ public struct IncidentState: Codable, Hashable, Sendable {
     /// When and by what it closed; both nil while open.
     public var closedAt: EpochSeconds?
     public var closedBy: Closer?
+    /// Why the desk closed it (only with `closedBy` `desk`).
+    public var closeReason: DeskCloseReason?
 
     public init(
         incident: String, walker: WalkerID, state: Phase, reason: EscalationReason, level: EscalationLevel,
-        duress: Bool, openedAt: EpochSeconds, closedAt: EpochSeconds? = nil, closedBy: Closer? = nil
+        duress: Bool, openedAt: EpochSeconds, closedAt: EpochSeconds? = nil, closedBy: Closer? = nil,
+        closeReason: DeskCloseReason? = nil
     ) {
         self.incident = incident
         self.walker = walker
@@ -41,14 +45,16 @@ public struct IncidentState: Codable, Hashable, Sendable {
         self.openedAt = openedAt
         self.closedAt = closedAt
         self.closedBy = closedBy
+        self.closeReason = closeReason
     }
 
     /// The same incident, closed at `at` by `closer`.
-    public func closed(at: EpochSeconds, by closer: Closer?) -> IncidentState {
+    public func closed(at: EpochSeconds, by closer: Closer?, reason: DeskCloseReason? = nil) -> IncidentState {
         var copy = self
         copy.state = .closed
         copy.closedAt = at
         copy.closedBy = closer
+        copy.closeReason = closer == .desk ? reason : nil
         return copy
     }
 }

@@ -51,6 +51,9 @@ public enum AcknowledgementChannel: String, CaseIterable, Codable, Hashable, Sen
     case sms
     /// A SafeWalk user's in-app acknowledgement (the circle).
     case app
+    /// An operator of the monitoring desk (`user` is the operator's account, `walker` whose
+    /// incident); only `web` sends it, for an operator signed in at `/ops`.
+    case desk
 }
 
 /// "I'm on it".

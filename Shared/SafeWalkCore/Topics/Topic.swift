@@ -130,4 +130,9 @@ extension Topic {
     public static let acknowledgementRequest = Topic(fitting: .acknowledgementRequest, .system)
     public static let acknowledgementResult = Topic(fitting: .acknowledgementResult, .system)
     public static let gatewayReceipt = Topic(fitting: .gatewayReceipt, .system)
+    /// `_desk/close`: the monitoring desk closes an incident; only `web` writes it.
+    public static let deskClose = Topic(fitting: .deskClose, .system)
+    public static let deskResult = Topic(fitting: .deskResult, .system)
+    /// `{w}/desk`: who of the desk looked at the walker's alert.
+    public static func deskNotice(_ walker: WalkerID) -> Topic { Topic(fitting: .deskNotice, .walker(walker)) }
 }

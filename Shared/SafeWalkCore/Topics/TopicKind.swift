@@ -47,6 +47,13 @@ extension Topic {
         case inbox
         /// `{prefix}/_members/{w}`: `web`'s retained ``Member`` for each account.
         case member
+        /// `{prefix}/_desk/close`: `web` asks the watchdog to close an incident for the
+        /// monitoring desk (``DeskClose``); no device may write it.
+        case deskClose
+        /// `{prefix}/_desk/result`: the watchdog's ``DeskCloseResult``.
+        case deskResult
+        /// `{w}/desk`: ``DeskNotice``s telling the walker who of the desk looked at their alert.
+        case deskNotice
 
         /// What a topic of a kind is about, which decides where its ``path`` goes.
         public enum Scope: Hashable, Sendable {
@@ -89,6 +96,9 @@ extension Topic {
             case .circleCommand: (.walker, "circle/cmd")
             case .circleResult: (.walker, "circle/result")
             case .member: (.servicesAboutWalker, "_members")
+            case .deskClose: (.system, "_desk/close")
+            case .deskResult: (.system, "_desk/result")
+            case .deskNotice: (.walker, "desk")
             default: (.walker, rawValue)
             }
         }
@@ -114,7 +124,7 @@ extension Topic {
             .mapValues { kinds in Dictionary(uniqueKeysWithValues: kinds.map { ($0.path, $0) }) }
 
         /// The first levels of every topic not under a walker's own id (`_service`, `_rejected`,
-        /// `_accounts`, `_incidents`, `_ladder`, `_acks`, `_receipts`): a walker id may not be one, or a walker's topics could be
+        /// `_accounts`, `_incidents`, `_ladder`, `_acks`, `_receipts`, `_desk`): a walker id may not be one, or a walker's topics could be
         /// read as those.
         static let serviceLevels: Set<String> = Set(
             allCases.filter { $0.scope != .walker && $0.scope != .owntracks }

@@ -72,7 +72,7 @@ extension LadderEngine {
             guard let raw = request.phone, let phone = PhoneNumber.normalise(raw).dialable else { return nil }
             let found = try LadderStore.incidents(db, phone: phone, code: request.code)
             return found.first.map { Claim(incident: $0.incident, key: phone) }
-        case .app:
+        case .app, .desk:
             guard let user = request.user, let walker = request.walker else { return nil }
             return try LadderStore.latestIncident(db, walker: walker).map { Claim(incident: $0, user: user) }
         }

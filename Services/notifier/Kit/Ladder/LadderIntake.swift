@@ -55,7 +55,7 @@ public enum LadderIntake {
             if let code = request.code, code.utf8.count != 4 || !code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
                 return .failure(refused)
             }
-        case .app:
+        case .app, .desk:
             // Both are walker ids (the decoder checked their characters); without either there is
             // nobody on it, or no incident to be on.
             guard request.user != nil, request.walker != nil else { return .failure(refused) }
