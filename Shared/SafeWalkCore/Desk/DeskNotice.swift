@@ -26,3 +26,20 @@ public struct DeskNotice: Codable, Hashable, Sendable {
         self.text = text
     }
 }
+
+/// The monitoring desk's name as walkers and contacts read it, shared by `web` and the notifier
+/// (`SAFEWALK_DESK_NAME`).
+public enum DeskName {
+    public static let environmentKey = "SAFEWALK_DESK_NAME"
+    public static let `default` = "the campus desk"
+
+    /// `text` when it is a usable name (1 to 60 characters, no control characters), else the default.
+    public static func from(_ text: String?) -> String {
+        guard let text, (1...60).contains(text.count),
+            !text.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control
+            })
+        else { return `default` }
+        return text
+    }
+}
