@@ -63,6 +63,7 @@ export const currentSession = () => request("GET", "/v1/sessions/current");
 export const signIn = (username, password) => request("POST", "/v1/sessions", { username, password });
 export const signUp = (username, email, password) => request("POST", "/v1/accounts", { username, email, password });
 export const signOut = () => request("DELETE", "/v1/sessions");
+export const deskViews = () => request("GET", "/v1/app/desk-views");
 export const ownTracks = (user) => request("GET", "/v1/accounts/" + encodeURIComponent(user) + "/owntracks");
 
 /** Publishes on safewalk/{me}/{kind}; resolves once the broker has it (202). */
@@ -71,7 +72,7 @@ export const publish = (kind, payload) => request("POST", "/v1/app/publish", { k
 /** Kinds web forwards from the walker's own topics (docs/services/web.md). */
 const KINDS = [
   "status", "position", "chat", "alert", "contacts", "contacts/result", "delivery", "action/result",
-  "rejected", "circle", "circle/result", "inbox", "presence",
+  "rejected", "circle", "circle/result", "inbox", "presence", "desk",
 ];
 
 /**

@@ -15,6 +15,7 @@ import * as geo from "./geo.js";
 import { refreshPush, enablePush, disablePush } from "./push.js";
 import { setupSettings, soundAlarm, presets } from "./settings.js";
 import { setupSignIn } from "./session.js";
+import { setupDeskNotice, receiveDeskNotice, loadDeskViews, clearDeskViews } from "./desk.js";
 
 const SCREENS = ["home", "walk", "chat", "contacts", "circle", "settings"];
 const PIN_CODES = new Set(["pin_required", "wrong_pin"]);
@@ -39,6 +40,7 @@ function showScreen(name) {
     else button.removeAttribute("aria-current");
   }
   if (name === "walk") showWalkScreen({ tiles, here: geo.lastFix });
+  if (name === "settings") loadDeskViews(api.deskViews);
   window.scrollTo(0, 0); // each screen opens at its top (the hash names no element)
 }
 window.addEventListener("hashchange", () => showScreen(location.hash.slice(1)));
@@ -169,6 +171,9 @@ function onEvent(kind, payload) {
     case "inbox":
       circle.receiveInbox(payload);
       break;
+    case "desk":
+      receiveDeskNotice(payload);
+      break;
     default:
       if (kind.startsWith("shared/")) {
         circle.renderShared(kind.slice("shared/".length), payload);
@@ -272,6 +277,7 @@ function wire() {
   });
   setupSettings({ action: act, ownTracks: () => api.ownTracks(user), signOut: () => signedOut(true) });
   $("push-enable").addEventListener("click", enablePush);
+  setupDeskNotice();
   tellPresence = geo.setupPresence((word) => outbox.sendNow("presence", word));
   setInterval(tick, 1000);
 }
@@ -309,6 +315,7 @@ async function signedOut(byUser) {
     for (const key of ["contacts", "alert", "chat", "inbox", "status", "following", "user"]) store.set(key, null);
     clearChat();
     circle.clearCircle();
+    clearDeskViews();
   }
   if (stream) stream.close();
   stream = null;
