@@ -172,8 +172,9 @@ let package = Package(
         .target(name: "SafeWalkStorage", dependencies: [grdb, log], path: "Shared/SafeWalkStorage",
                 swiftSettings: production),
         // The `safewalk` command-line tool: run, watch and simulate walks, manage users and contacts.
+        // `safewalk user add --operator` writes web's store itself (SafeWalkWebKit's WebDatabase).
         .target(name: "SafeWalkCLI",
-                dependencies: ["SafeWalkCore", "SafeWalkMQTT", log, argumentParser, httpClient],
+                dependencies: ["SafeWalkCore", "SafeWalkMQTT", "SafeWalkWebKit", log, argumentParser, httpClient],
                 path: "Tools/SafeWalkCLI", swiftSettings: production),
         .executableTarget(name: "safewalk", dependencies: ["SafeWalkCLI"], path: "Tools/safewalk",
                           swiftSettings: production),

@@ -45,6 +45,16 @@ public enum DeviceDisclosure {
         return visible(IncidentFacts(reason: incident.reason, level: incident.level, duress: incident.duress)) != nil
     }
 
+    /// Whether the monitoring desk may tell the device something about `incident` now (who looked
+    /// at it, that the desk is on it, that the desk closed it), given the walker's incident as the
+    /// services know it (`current`, from `_incidents/{w}`). Not while that incident is open under
+    /// duress: the device saw it cancelled, and a word from the desk would show it is not. Once it
+    /// is closed (or a later incident replaced it), the walker may learn who looked.
+    public static func deskMayTell(about incident: String, current: IncidentState?) -> Bool {
+        guard let current, current.incident == incident, current.state == .open else { return true }
+        return visible(IncidentFacts(reason: current.reason, level: current.level, duress: current.duress)) != nil
+    }
+
     /// Whether anything about this escalation (its alert, its receipts) may reach the device.
     public static func mayTellDevice(about escalation: EscalationEvent) -> Bool {
         visible(IncidentFacts(escalation)) != nil

@@ -39,6 +39,20 @@ public enum APIError: Error, Hashable, Sendable {
     case busy
     /// The account cannot be deleted while its walker has an incident open.
     case openIncident
+    /// A desk account signing in to the walker's side, or using a walker's route.
+    case useDesk
+    /// A walker's session on a desk route, or a walker signing in at `/ops`.
+    case notOperator
+    /// An operator adding an operator without being an admin.
+    case notAdmin
+    /// The desk asked for a position of a walker with no open incident (nothing was served).
+    case noOpenIncident
+    /// The desk acted on an incident that is closed (or was replaced by a later one).
+    case notOpen
+    /// A duress incident closed as a false alarm without a note.
+    case noteRequired
+    /// A hand-over to someone who is not an operator.
+    case unknownOperator
     /// A fault of ours, logged with its detail; the client sees only this.
     case internalError
 
@@ -61,6 +75,10 @@ public enum APIError: Error, Hashable, Sendable {
         case .unavailable, .busy, .brokerUnavailable: .serviceUnavailable
         case .tooManyStreams: .tooManyRequests
         case .openIncident: .conflict
+        case .useDesk, .notOperator, .notAdmin, .noOpenIncident: .forbidden
+        case .notOpen: .conflict
+        case .noteRequired: .unprocessableContent
+        case .unknownOperator: .notFound
         case .internalError: .internalServerError
         }
     }
@@ -86,6 +104,13 @@ public enum APIError: Error, Hashable, Sendable {
         case .brokerUnavailable: "brokerUnavailable"
         case .tooManyStreams: "tooManyStreams"
         case .openIncident: "openIncident"
+        case .useDesk: "useDesk"
+        case .notOperator: "notOperator"
+        case .notAdmin: "notAdmin"
+        case .noOpenIncident: "noOpenIncident"
+        case .notOpen: "notOpen"
+        case .noteRequired: "noteRequired"
+        case .unknownOperator: "unknownOperator"
         case .internalError: "internal"
         }
     }

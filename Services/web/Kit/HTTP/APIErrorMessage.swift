@@ -20,6 +20,13 @@ extension APIError {
         case .brokerUnavailable: "The message could not be sent just now. Try again in a moment."
         case .tooManyStreams: "Too many app windows are open for this session. Close one and try again."
         case .openIncident: "The account cannot be deleted while an incident is open."
+        case .useDesk: "This is a monitoring desk account: sign in at /ops."
+        case .notOperator: "This account is not an operator of the monitoring desk."
+        case .notAdmin: "Only an admin of the desk may add operators."
+        case .noOpenIncident: "This walker has no open incident: the desk sees positions only during one."
+        case .notOpen: "This incident is not open any more."
+        case .noteRequired: "A duress incident needs a note to be closed as a false alarm."
+        case .unknownOperator: "There is no operator with that name."
         case .internalError: "Something went wrong on our side."
         }
     }
@@ -39,10 +46,14 @@ extension FieldError {
             case .auth: "The push secret (keys.auth)"
             case .kind: "The kind"
             case .payload: "The payload"
+            case .text, .note: "The note"
+            case .to: "The operator"
+            case .reason: "The reason"
+            case .admin: "admin"
             }
         return switch reason {
         case .missing: "\(name) is missing."
-        case .wrongType: "\(name) must be a string."
+        case .wrongType: field == .admin ? "admin must be true or false." : "\(name) must be a string."
         case .empty: "\(name) is empty."
         case .tooShort: "\(name) must have at least \(PasswordRule.minLength) characters."
         case .tooLong: "\(name) is too long."

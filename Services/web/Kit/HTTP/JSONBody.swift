@@ -45,11 +45,16 @@ public enum JSONBody {
 public struct JSONFields: Sendable {
     enum Value: Decodable, Sendable {
         case string(String)
+        case bool(Bool)
         case other
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            self = (try? container.decode(String.self)).map(Value.string) ?? .other
+            if let text = try? container.decode(String.self) {
+                self = .string(text)
+            } else {
+                self = (try? container.decode(Bool.self)).map(Value.bool) ?? .other
+            }
         }
     }
 
@@ -68,8 +73,22 @@ public struct JSONFields: Sendable {
     public func string(_ field: FieldError.Field) throws(APIError) -> String {
         switch values[field.rawValue] {
         case .string(let value): value
-        case .other: throw .field(FieldError(field, .wrongType))
+        case .bool, .other: throw .field(FieldError(field, .wrongType))
         case nil: throw .field(FieldError(field, .missing))
+        }
+    }
+
+    /// The string at `field`'s key, or nil when the key is absent or null.
+    public func optionalString(_ field: FieldError.Field) throws(APIError) -> String? {
+        values[field.rawValue] == nil ? nil : try string(field)
+    }
+
+    /// The boolean at `field`'s key; false when absent.
+    public func flag(_ field: FieldError.Field) throws(APIError) -> Bool {
+        switch values[field.rawValue] {
+        case .bool(let value): value
+        case nil: false
+        case .string, .other: throw .field(FieldError(field, .wrongType))
         }
     }
 }

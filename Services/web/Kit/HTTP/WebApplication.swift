@@ -14,14 +14,14 @@ public enum WebApplication {
     public static let maxConnections = 1_000
 
     public static func router(
-        accounts: Accounts, live: LivePages? = nil, push: WebPush? = nil, app: AppBridge? = nil
+        accounts: Accounts, live: LivePages? = nil, push: WebPush? = nil, app: AppBridge? = nil, desk: Desk? = nil
     ) -> Router<WebRequestContext> {
         let router = Router(context: WebRequestContext.self)
         router.add(middleware: RejectionMiddleware(logger: accounts.logger))
         let files = StaticFiles(
             leafletDirectory: accounts.settings.live.tiles == nil ? nil : accounts.settings.live.leafletDirectory,
             logger: accounts.logger)
-        let handlers = WebHandlers(accounts: accounts, live: live, files: files, push: push, app: app)
+        let handlers = WebHandlers(accounts: accounts, live: live, files: files, push: push, app: app, desk: desk)
         for route in WebRoute.allCases {
             router.on(route.routerPath, method: route.method) { request, context in
                 try await handlers.respond(to: route, request, context)
@@ -40,7 +40,7 @@ public enum WebApplication {
     }
 
     public static func make(
-        accounts: Accounts, live: LivePages? = nil, push: WebPush? = nil, app: AppBridge? = nil,
+        accounts: Accounts, live: LivePages? = nil, push: WebPush? = nil, app: AppBridge? = nil, desk: Desk? = nil,
         services: [any Service] = [],
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) throws(ConfigurationError) -> Application<RouterResponder<WebRequestContext>> {
@@ -58,7 +58,7 @@ public enum WebApplication {
                 .http1(configuration: http1)
             }
         return Application(
-            router: router(accounts: accounts, live: live, push: push, app: app), server: server,
+            router: router(accounts: accounts, live: live, push: push, app: app, desk: desk), server: server,
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: nil,
                 availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),

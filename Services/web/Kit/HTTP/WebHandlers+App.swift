@@ -20,6 +20,7 @@ extension WebHandlers {
         guard var session = try await accounts.database.session(tokenHash: tokenHash, now: now) else {
             throw APIError.unauthenticated
         }
+        try SessionGuard.check(session.role, desk: false)
         if csrf {
             let sent = request.headers.first { $0.name.canonicalName == SessionGuard.csrfHeader }?.value
             guard let sent, Secrets.equal(sent, session.csrfToken) else { throw APIError.csrf }

@@ -11,6 +11,8 @@ struct WebHandlers: Sendable {
     var push: WebPush? = nil
     /// The walker's app's broker side (Kit/App); nil serves its events and publish as 503.
     var app: AppBridge? = nil
+    /// The monitoring desk (Kit/Desk); nil answers its routes 503.
+    var desk: Desk? = nil
     var settings: WebSettings { accounts.settings }
     var sessions: SessionGuard { SessionGuard(accounts: accounts) }
 
@@ -39,7 +41,8 @@ struct WebHandlers: Sendable {
             response.setCookie(SessionCookie.issue(session.token, maxAge: Int(settings.sessionLifetime)))
             return response
         case .signOut:
-            let (_, tokenHash) = try await sessions.require(request, user: nil)
+            // Walkers and the desk's operators alike.
+            let (_, tokenHash) = try await sessions.require(request, user: nil, desk: nil)
             try await accounts.signOut(tokenHash: tokenHash)
             var response = JSONResponse.empty()
             response.setCookie(SessionCookie.expired())
@@ -78,6 +81,9 @@ struct WebHandlers: Sendable {
         case .currentSession: return try await currentSession(request)
         case .appEvents: return try await appEvents(request)
         case .appPublish: return try await appPublish(request)
+        case .deskSignIn, .deskMe, .deskEvents, .deskIncident, .deskPositions, .deskWalkerPosition, .deskAcknowledge,
+            .deskNote, .deskHandOver, .deskClose, .deskOperators, .deskAddOperator, .appDeskViews:
+            return try await respondDesk(to: route, request, context)
         }
     }
 

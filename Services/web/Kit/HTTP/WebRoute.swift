@@ -13,6 +13,10 @@ public enum WebRoute: String, CaseIterable, Hashable, Sendable {
     /// The walker's app: the signed-in session (its CSRF token after a reload), the event stream
     /// of the walker's own topics, and publishing the walker's inputs as the session's login.
     case currentSession, appEvents, appPublish
+    /// The monitoring desk (`/ops`): an operator's session, the board's events, an incident, its
+    /// positions, a walker's position, the desk's actions, operators; and the walker's own audit.
+    case deskSignIn, deskMe, deskEvents, deskIncident, deskPositions, deskWalkerPosition
+    case deskAcknowledge, deskNote, deskHandOver, deskClose, deskOperators, deskAddOperator, appDeskViews
 
     public var method: HTTPRequest.Method {
         switch self {
@@ -25,6 +29,9 @@ public enum WebRoute: String, CaseIterable, Hashable, Sendable {
         case .pushUnsubscribe: .delete
         case .currentSession, .appEvents: .get
         case .appPublish: .post
+        case .deskMe, .deskEvents, .deskIncident, .deskPositions, .deskWalkerPosition, .deskOperators, .appDeskViews:
+            .get
+        case .deskSignIn, .deskAcknowledge, .deskNote, .deskHandOver, .deskClose, .deskAddOperator: .post
         }
     }
 
@@ -45,13 +52,26 @@ public enum WebRoute: String, CaseIterable, Hashable, Sendable {
         case .currentSession: "/v1/sessions/current"
         case .appEvents: "/v1/app/events"
         case .appPublish: "/v1/app/publish"
+        case .deskSignIn: "/v1/desk/sessions"
+        case .deskMe: "/v1/desk/me"
+        case .deskEvents: "/v1/desk/events"
+        case .deskIncident: "/v1/desk/incidents/{incident}"
+        case .deskPositions: "/v1/desk/incidents/{incident}/positions"
+        case .deskWalkerPosition: "/v1/desk/walkers/{user}/position"
+        case .deskAcknowledge: "/v1/desk/incidents/{incident}/ack"
+        case .deskNote: "/v1/desk/incidents/{incident}/notes"
+        case .deskHandOver: "/v1/desk/incidents/{incident}/handover"
+        case .deskClose: "/v1/desk/incidents/{incident}/close"
+        case .deskOperators, .deskAddOperator: "/v1/desk/operators"
+        case .appDeskViews: "/v1/app/desk-views"
         }
     }
 
     /// As Hummingbird's router writes it (`:user`, `:token`).
     var routerPath: RouterPath {
         RouterPath(
-            path.replacingOccurrences(of: "{user}", with: ":user").replacingOccurrences(of: "{token}", with: ":token"))
+            path.replacingOccurrences(of: "{user}", with: ":user").replacingOccurrences(of: "{token}", with: ":token")
+                .replacingOccurrences(of: "{incident}", with: ":incident"))
     }
 
     /// Routes that act for a signed-in account: the session cookie and `X-CSRF-Token` are
@@ -65,6 +85,10 @@ public enum WebRoute: String, CaseIterable, Hashable, Sendable {
         // The cookie alone: reading does not change anything, and no other site can read the answer.
         case .currentSession, .appEvents: false
         case .appPublish: true
+        case .deskSignIn: false
+        case .deskMe, .deskEvents, .deskIncident, .deskPositions, .deskWalkerPosition, .deskOperators, .appDeskViews:
+            false
+        case .deskAcknowledge, .deskNote, .deskHandOver, .deskClose, .deskAddOperator: true
         }
     }
 }

@@ -8,6 +8,8 @@ public struct FieldError: Error, Hashable, Sendable {
         case endpoint, p256dh, auth
         /// The app's publish (`POST /v1/app/publish`): which input, and what to send.
         case kind, payload
+        /// The desk's actions (`/v1/desk/...`): a note, a hand-over, a close, a new operator.
+        case text, to, reason, note, admin
     }
 
     public enum Reason: String, Codable, Hashable, Sendable, CaseIterable {

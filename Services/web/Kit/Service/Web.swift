@@ -47,11 +47,14 @@ public enum Web {
             broker: context.configuration.mqtt, prefix: context.configuration.topicPrefix, accounts: accounts,
             settings: settings.app, logger: context.logger)
         await app.observeRevocations()
+        let desk = try await Desk.connect(
+            bus: context.bus, prefix: context.configuration.topicPrefix, database: database, settings: settings.desk,
+            live: live, logger: context.logger)
         return [
             SessionSweeper(accounts: accounts),
             MemberRepublisher(accounts: accounts, forgotten: forgotten.compactMap(WalkerID.init(validating:))),
-            ErasureResumer(accounts: accounts), live, push,
-            try WebApplication.make(accounts: accounts, live: live, push: push, app: app),
+            ErasureResumer(accounts: accounts), live, push, desk,
+            try WebApplication.make(accounts: accounts, live: live, push: push, app: app, desk: desk),
         ]
     }
 }

@@ -41,6 +41,8 @@ public struct WebSettings: Sendable {
     public var push = PushSettings()
     /// The walker's app API (``AppSettings``).
     public var app = AppSettings()
+    /// The monitoring desk (``DeskSettings``).
+    public var desk = DeskSettings()
 
     public struct TLSFiles: Hashable, Sendable {
         public var certificate: String
@@ -87,6 +89,7 @@ public struct WebSettings: Sendable {
         live = try LiveSettings(environment: env)
         push = try PushSettings(environment: env)
         app = try AppSettings(environment: env)
+        desk = try DeskSettings(environment: env)
     }
 
     /// `N/S`: N attempts per S seconds.

@@ -11,13 +11,30 @@ public struct Account: Hashable, Sendable {
         case erasing
     }
 
+    /// Who the account is for (docs/services/web.md, "The monitoring desk").
+    public enum Role: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Everyone who signs up: a walker, with a broker login.
+        case walker
+        /// An operator of the monitoring desk: signs in at `/ops`, has no broker login.
+        case `operator`
+        /// An operator who may also add operators.
+        case admin
+
+        public var isDesk: Bool { self != .walker }
+    }
+
     public var username: WalkerID
     public var email: String
     public var passwordHash: PasswordHash
     public var state: State
     public var createdAt: Date
+    public var role: Role = .walker
 
-    public init(username: WalkerID, email: String, passwordHash: PasswordHash, state: State, createdAt: Date) {
+    public init(
+        username: WalkerID, email: String, passwordHash: PasswordHash, state: State, createdAt: Date,
+        role: Role = .walker
+    ) {
+        self.role = role
         self.username = username
         self.email = email
         self.passwordHash = passwordHash

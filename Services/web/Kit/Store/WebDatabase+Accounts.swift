@@ -95,6 +95,7 @@ extension WebDatabase {
         else { return nil }
         return Account(
             username: username, email: row["email"], passwordHash: hash, state: state,
-            createdAt: Date(timeIntervalSince1970: row["created_at"]))
+            createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            role: (row["role"] as String?).flatMap(Account.Role.init(rawValue:)) ?? .walker)
     }
 }

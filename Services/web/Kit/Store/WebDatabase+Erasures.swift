@@ -59,6 +59,8 @@ extension WebDatabase {
     public func finishErasure(_ erasure: Erasure) async throws {
         try await write { db in
             try db.execute(sql: "DELETE FROM accounts WHERE username_key = ?", arguments: [erasure.usernameKey])
+            // The desk's audit, log and figures about the walker go with the account.
+            try Self.forgetDesk(db, walkerKey: erasure.usernameKey)
             try db.execute(sql: "DELETE FROM erasures WHERE id = ?", arguments: [erasure.id])
         }
     }

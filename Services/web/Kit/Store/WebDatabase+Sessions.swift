@@ -8,6 +8,7 @@ public struct Session: Hashable, Sendable {
     public var username: WalkerID
     public var csrfToken: String
     public var expiresAt: Date
+    public var role: Account.Role = .walker
 
     public var usernameKey: String { UsernameRule.key(username) }
 }
@@ -52,7 +53,7 @@ extension WebDatabase {
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT accounts.username, sessions.csrf_token, sessions.expires_at
+                    SELECT accounts.username, accounts.role, sessions.csrf_token, sessions.expires_at
                     FROM sessions JOIN accounts ON accounts.username_key = sessions.username_key
                     WHERE sessions.token_hash = ? AND sessions.expires_at > ? AND accounts.state = 'active'
                     """,
@@ -60,7 +61,8 @@ extension WebDatabase {
             guard let row, let username = WalkerID(validating: row["username"]) else { return nil }
             return Session(
                 username: username, csrfToken: row["csrf_token"],
-                expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
+                expiresAt: Date(timeIntervalSince1970: row["expires_at"]),
+                role: Account.Role(rawValue: row["role"]) ?? .walker)
         }
     }
 

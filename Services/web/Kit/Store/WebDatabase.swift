@@ -86,6 +86,8 @@ public final class WebDatabase: Sendable {
             // can be revoked when the session ends; never its password, which needs the cookie.
             try db.execute(sql: "ALTER TABLE sessions ADD COLUMN login TEXT")
         }
+        // The monitoring desk: roles, the audit, the desk's log and figures (Kit/Desk).
+        registerDeskMigrations(&migrator)
         return migrator
     }
 
