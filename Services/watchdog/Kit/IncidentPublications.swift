@@ -24,20 +24,29 @@ enum IncidentPublications {
     /// What takes the services from `before` to `after` (each open, or nil): nothing when nothing
     /// changed; the close of `before` (at `now`, by `closer`) when it is no longer the incident,
     /// always ahead of anything about a new one; then `after` when it opened or was raised.
+    /// `reason` is the desk's, kept only when `closer` is `desk`.
     static func between(
-        _ before: IncidentState?, _ after: IncidentState?, now: EpochSeconds, closer: IncidentState.Closer?
+        _ before: IncidentState?, _ after: IncidentState?, now: EpochSeconds, closer: IncidentState.Closer?,
+        reason: DeskCloseReason? = nil
     ) -> [IncidentState] {
         guard before != after else { return [] }
         var published: [IncidentState] = []
-        if let before, before.incident != after?.incident { published.append(before.closed(at: now, by: closer)) }
+        if let before, before.incident != after?.incident {
+            published.append(before.closed(at: now, by: closer, reason: reason))
+        }
         if let after { published.append(after) }
         return published
     }
 }
 
 extension IncidentState.Closer {
-    /// The closer `event` would be if it ended an incident: only `imSafe`, `stop` and `arrived` do.
+    /// The closer `event` would be if it ended an incident: only `imSafe`, `stop`, `arrived` and
+    /// the desk's close do.
     init?(_ event: WatchEvent) {
+        if case .deskClose = event {
+            self = .desk
+            return
+        }
         guard case .action(let action, _) = event else { return nil }
         switch action.kind {
         case .imSafe: self = .imSafe

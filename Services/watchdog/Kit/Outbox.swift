@@ -12,6 +12,8 @@ public struct OutboxItem: Hashable, Sendable {
         case incident
         /// A walk that ended as `arrived`, on `_arrivals/{w}`.
         case arrival
+        /// The answer to the monitoring desk's close, on `_desk/result`.
+        case deskResult
     }
 
     /// The escalation or prompt id; `status/{walker}` for statuses and
@@ -27,6 +29,10 @@ public struct OutboxItem: Hashable, Sendable {
 
     /// A status or an incident state: the last word on its retained topic, superseded by the next.
     var isRetainedState: Bool { kind == .status || kind == .incident }
+
+    /// An answer that promises its request is on disk (an action's, the desk's): it is published
+    /// only after a commit that succeeded, never by the failed-commit fallback.
+    var waitsForCommit: Bool { kind == .answer || kind == .deskResult }
 }
 
 /// An ``OutboxItem`` as stored, with its sequence number.
@@ -92,6 +98,13 @@ public struct OutboxComposer {
                     key: "arrival/\(makeID())", kind: .arrival, walker: walker,
                     topic: Topic.arrival(walker).name(prefix: prefix),
                     payload: try SafeWalkJSON.encode(arrival), retain: false, createdAt: now)
+            case .answerDesk(let result):
+                // One row per request and answer: a redelivered close answered `notOpen` before
+                // the first answer (`ok`) went out must not replace it.
+                let key = "desk/\(walker)/\(result.id)/\(result.error?.rawValue ?? "ok")"
+                return OutboxItem(
+                    key: key, kind: .deskResult, walker: walker, topic: Topic.deskResult.name(prefix: prefix),
+                    payload: try SafeWalkJSON.encode(result), retain: false, createdAt: now)
             }
         }
     }

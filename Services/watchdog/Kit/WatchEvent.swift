@@ -40,6 +40,9 @@ public enum WatchEvent: Hashable, Sendable {
     /// A deadline this walker scheduled has come. Which one is worked out from the state, so a
     /// stale timer is harmless.
     case timer
+    /// The monitoring desk closes the walker's incident (`_desk/close`, from `web` only); see
+    /// `WatchMachine+Desk.swift`.
+    case deskClose(DeskClose)
 }
 
 /// An escalation decided by the machine, with its id and its incident's. The shell writes it to
@@ -94,4 +97,7 @@ public enum WatchAction: Hashable, Sendable {
     case answer(ActionResult)
     /// Tell the services a walk ended as `arrived`, on `_arrivals/{w}` (through the outbox).
     case publishArrival(Arrival)
+    /// Answer the monitoring desk on `_desk/result` once the step is committed (like ``answer``,
+    /// it promises the close is on disk).
+    case answerDesk(DeskCloseResult)
 }

@@ -165,7 +165,7 @@ extension WatchMachine {
     /// that fired does not fire again at once. An overdue walk is dropped (the walker can start
     /// a new one); a device still offline gets a new grace period. While "need more time?" waits,
     /// `imSafe` is its answer: the walk is extended, not dropped.
-    private func rearm(_ watch: inout Watch, now: EpochSeconds) {
+    func rearm(_ watch: inout Watch, now: EpochSeconds) {
         watch.incident = nil
         watch.concerned = false
         guard watch.isWatching else { return }

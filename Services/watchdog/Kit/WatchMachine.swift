@@ -44,6 +44,8 @@ public struct WatchMachine: Sendable {
         var incidents: [WatchAction] = []
         /// Other services-only news (`_arrivals/{w}`), after the incident it never changes.
         var services: [WatchAction] = []
+        /// The desk's answer (`_desk/result`), last: it reports what everything above did.
+        var desk: [WatchAction] = []
     }
 
     public func step(_ watch: Watch, _ event: WatchEvent, now: EpochSeconds) -> (Watch, [WatchAction]) {
@@ -55,21 +57,23 @@ public struct WatchMachine: Sendable {
         let afterTimers = next
         noteIncidentChange(from: watch, to: afterTimers, now: now, closer: nil, into: &decisions)
         apply(event, to: &next, now: now, into: &decisions)
-        noteIncidentChange(from: afterTimers, to: next, now: now, closer: .init(event), into: &decisions)
+        noteIncidentChange(
+            from: afterTimers, to: next, now: now, closer: .init(event), reason: event.deskCloseReason,
+            into: &decisions)
         if (next.state, next.isWatching) != (watch.state, watch.isWatching) { next.stateSince = now }
         var actions = decisions.escalations + decisions.answers + decisions.prompts
         let status = next.status(thresholds)
         if status != watch.status(thresholds) { actions.append(.publishStatus(status)) }
-        return (next, actions + decisions.silent + decisions.incidents + decisions.services)
+        return (next, actions + decisions.silent + decisions.incidents + decisions.services + decisions.desk)
     }
 
     private func noteIncidentChange(
         from before: Watch, to after: Watch, now: EpochSeconds, closer: IncidentState.Closer?,
-        into decisions: inout Decisions
+        reason: DeskCloseReason? = nil, into decisions: inout Decisions
     ) {
         guard before.incident != after.incident || before.duress != after.duress else { return }
         decisions.incidents += IncidentPublications.between(
-            before.incidentForServices, after.incidentForServices, now: now, closer: closer
+            before.incidentForServices, after.incidentForServices, now: now, closer: closer, reason: reason
         ).map(WatchAction.publishIncident)
     }
 
@@ -160,6 +164,8 @@ public struct WatchMachine: Sendable {
             pauseLocation(&watch, now: now)
         case .timer:
             break
+        case .deskClose(let close):
+            closeForDesk(close, &watch, now: now, into: &decisions)
         }
     }
 

@@ -34,12 +34,12 @@ public final class WatchdogService: Service, Sendable {
         }
     }
 
-    private let bus: any MessageBus
+    let bus: any MessageBus
     private let store: WatchStore
     private let clock: any WatchClock
-    private let options: Options
+    let options: Options
     private let reporter: RejectionReporter
-    private let logger: Logger
+    let logger: Logger
     public let publisher: OutboxPublisher
     private let inbox = WorkQueue<WatchInput>()
     private let ready = WorkQueue<Bool>()
@@ -58,11 +58,12 @@ public final class WatchdogService: Service, Sendable {
         publisher = OutboxPublisher(bus: bus, store: store, clock: clock, logger: logger, observer: observer)
     }
 
-    /// The input topics: every walker's position, reply, action and presence.
+    /// The input topics: every walker's position, reply, action and presence, and the monitoring
+    /// desk's close (`_desk/close`, from `web` only).
     public static func filters(prefix: String) -> [String] {
         [Topic.Kind.position, .reply, .action, .presence].map {
             TopicFilter.every($0, prefix: prefix).rawValue
-        }
+        } + [Topic.deskClose.name(prefix: prefix)]
     }
 
     /// Erases what the watchdog keeps about `walker` (docs/CONTRACT.md, "Accounts"): refused
@@ -136,6 +137,7 @@ public final class WatchdogService: Service, Sendable {
         let alarm = DeadlineAlarm(clock: clock) { [inbox] in inbox.poke() }
         defer { alarm.cancel() }
         let decoder = InputDecoder(prefix: options.prefix, maxBytes: options.maxPayloadBytes)
+        let deskTopic = Topic.deskClose.name(prefix: options.prefix)
         let composer = OutboxComposer(prefix: options.prefix)
         let pinChecker = PINChecker(hasher: options.pinHasher)
         let batchTimer = Metrics.Timer(label: "safewalk_watchdog_batch_seconds")
@@ -173,6 +175,14 @@ public final class WatchdogService: Service, Sendable {
                     logDecisions(walker, step.actions)
                 }
                 for message in messages {
+                    if message.topic == deskTopic {
+                        // The walker is the payload's; a refusal is answered after the commit.
+                        switch DeskCloseIntake.read(message.payload) {
+                        case .success(let close): record(close.walker, engine.closeForDesk(close, now: now))
+                        case .failure(let rejection): rejections.append(rejection)
+                        }
+                        continue
+                    }
                     do {
                         guard case .event(let walker, var event) = try decoder.decode(message, now: now) else {
                             continue
@@ -203,6 +213,7 @@ public final class WatchdogService: Service, Sendable {
                     await reporter.reject(
                         reason: rejection.code, topicKind: rejection.topicKind, walker: rejection.walker,
                         id: rejection.id, now: now)
+                    if rejection.topicKind == .deskClose, let id = rejection.id { await refuseDesk(id) }
                 }
                 let took = (ContinuousClock.now - started).components
                 batchTimer.recordNanoseconds(took.seconds * 1_000_000_000 + took.attoseconds / 1_000_000_000)
@@ -253,8 +264,8 @@ public final class WatchdogService: Service, Sendable {
                 metadata: [
                     "watches": "\(watches.count)", "outbox": "\(outbox.count)", "error": "\(error)",
                 ])
-            publisher.enqueue(outbox.filter { $0.kind != .answer }.map { OutboxRow(seq: -1, item: $0) })
-            answers = items.filter { $0.kind == .answer }
+            publisher.enqueue(outbox.filter { !$0.waitsForCommit }.map { OutboxRow(seq: -1, item: $0) })
+            answers = items.filter(\.waitsForCommit)
             return false
         }
     }
@@ -284,6 +295,13 @@ public final class WatchdogService: Service, Sendable {
             case .publishArrival(let arrival):
                 logger.info(
                     "walk arrived", metadata: ["walker": "\(walker)", "automatic": "\(arrival.automatic)"])
+            case .answerDesk(let result):
+                logger.notice(
+                    "desk close answered",
+                    metadata: [
+                        "walker": "\(walker)", "id": "\(result.id)", "incident": "\(result.incident ?? "-")",
+                        "ok": "\(result.ok)", "error": "\(result.error?.rawValue ?? "-")",
+                    ])
             case .answer(let result):
                 logger.debug(
                     "action answered",
