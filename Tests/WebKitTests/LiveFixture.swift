@@ -121,14 +121,17 @@ extension TestResponse {
 
 /// A Server-Sent Events reader over a plain socket: reads until the stream holds `needle`.
 enum EventStream {
-    static func read(port: Int, path: String, until needles: [String], within seconds: Int = 10) async throws -> String
-    {
+    static func read(
+        port: Int, path: String, cookie: String? = nil, until needles: [String], within seconds: Int = 10
+    ) async throws -> String {
         try await Task.detached {
             let fd = try Loopback.connectedSocket(port: port)
             defer { close(fd) }
             var timeout = timeval(tv_sec: seconds, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+            let cookieLine = cookie.map { "Cookie: \(SessionCookie.name)=\($0)\r\n" } ?? ""
+            let request =
+                "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\(cookieLine)\r\n"
             _ = request.withCString { send(fd, $0, strlen($0), 0) }
             var received = Data()
             var buffer = [UInt8](repeating: 0, count: 16_384)

@@ -6,7 +6,7 @@ import SafeWalkService
 /// line in the desk's log, so the incident's page shows who did what and when.
 extension Desk {
     /// The incident with this id as the desk knows it now (the walker's current or last one).
-    func incident(_ id: String) -> IncidentState? {
+    public func incident(_ id: String) -> IncidentState? {
         board.withLock { board in board.walker(ofIncident: id).flatMap { board.walkers[$0]?.incident } }
     }
 

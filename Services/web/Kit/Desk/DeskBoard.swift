@@ -32,6 +32,12 @@ public struct DeskBoard: Sendable {
         public var safe = 0
         public var checking = 0
         public var alert = 0
+
+        public init(safe: Int = 0, checking: Int = 0, alert: Int = 0) {
+            self.safe = safe
+            self.checking = checking
+            self.alert = alert
+        }
     }
 
     public private(set) var walkers: [WalkerID: Walker] = [:]
