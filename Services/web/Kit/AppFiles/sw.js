@@ -49,6 +49,8 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return; // map tiles go straight to the network
   if (request.mode === "navigate" && url.pathname === "/") {
     event.respondWith(shellFirstFromNetwork(request));
+  } else if (url.pathname.includes("/desk/")) {
+    return; // the monitoring desk (/ops) is not part of the walker's offline app
   } else if (url.pathname.startsWith("/app/") || url.pathname === "/app.webmanifest") {
     event.respondWith(fromCache(request, CACHE));
   } else if (url.pathname.startsWith("/static/leaflet/")) {

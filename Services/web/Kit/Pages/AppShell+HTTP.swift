@@ -4,7 +4,8 @@ import NIOCore
 
 /// How the walker's app is served: `/` (the shell), `/app/{version}/{file}` (its style, modules and
 /// icon, cached for good since the version changes with any file), `/app/{file}` (the same without
-/// a version, revalidated), `/sw.js` (the service worker, scope `/`) and `/app.webmanifest`.
+/// a version, revalidated), `/sw.js` (the service worker, scope `/`) and `/app.webmanifest`; and
+/// the monitoring desk's page, `/ops`, whose files are under `/app/{version}/desk/`.
 extension AppShell {
     /// A versioned file never changes: a year, and the browser need not even ask.
     static let foreverCache = "public, max-age=31536000, immutable"
@@ -29,12 +30,21 @@ extension AppShell {
 
     /// `/`: the shell. Never cached by HTTP (the service worker keeps its own copy for offline).
     func page(_ request: Request) -> Response {
-        guard let index else {
+        shellPage(index, request)
+    }
+
+    /// `/ops`: the monitoring desk, with the same policy as the walker's shell and never cached.
+    func deskPage(_ request: Request) -> Response {
+        shellPage(desk, request)
+    }
+
+    func shellPage(_ file: File?, _ request: Request) -> Response {
+        guard let file else {
             return HTMLResponse.make(
                 PageHTML.message("SafeWalk is not available", "The app’s files are missing on this server."),
                 status: .serviceUnavailable)
         }
-        var response = respond(index, request, cache: nil)
+        var response = respond(file, request, cache: nil)
         response.headers[.contentSecurityPolicy] = contentSecurityPolicy
         response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         response.headers[HTTPField.Name("X-Robots-Tag")!] = "noindex, nofollow"
@@ -89,9 +99,10 @@ extension AppShell {
         return response
     }
 
-    /// The four routes, beside `/static/**` (not part of the API: docs/services/web.md).
+    /// The five routes, beside `/static/**` (not part of the API: docs/services/web.md).
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.get("/") { request, _ in page(request) }
+        router.get("/ops") { request, _ in deskPage(request) }
         router.get("/app/**") { request, context in
             try asset(request, path: context.parameters.getCatchAll())
         }

@@ -11,6 +11,10 @@ import Logging
 /// Every file is trimmed (comment lines and indentation) and gzipped once here, and named under
 /// `/app/{version}/`, where `version` is a digest of all of them: a page served after an upgrade
 /// never mixes yesterday's modules with today's, and each file can be cached for good.
+///
+/// The monitoring desk (issue 21) ships in the same directory: `ops.html`, served at `/ops`, and
+/// its style and modules under `desk/`, versioned and served like the app's, but never in the
+/// walker's offline list (the desk is not part of the walker's app) nor in its first load.
 public struct AppShell: Sendable {
     public struct File: Sendable, Equatable {
         public var type: String
@@ -22,7 +26,9 @@ public struct AppShell: Sendable {
     /// The name of the resource bundle SwiftPM copies beside the binaries.
     static let bundleName = "SafeWalk_SafeWalkWebKit.resources"
     /// Files served at the root or not at all, never under `/app/`.
-    static let rootFiles: Set<String> = ["index.html", "sw.js", "app.webmanifest", "README.md"]
+    static let rootFiles: Set<String> = ["index.html", "ops.html", "sw.js", "app.webmanifest", "README.md"]
+    /// The desk's files under `/app/{version}/`: served, but not the walker's app.
+    static let deskFolder = "desk/"
 
     /// Twelve hex digits of SHA-256 over every file's name and bytes.
     public let version: String
@@ -30,6 +36,8 @@ public struct AppShell: Sendable {
     public let files: [String: File]
     /// `/` (with the version and the map's tile template filled in), `/sw.js`, `/app.webmanifest`.
     public let index: File?
+    /// `/ops`: the monitoring desk's page, filled in like `/`.
+    public let desk: File?
     public let worker: File?
     public let manifest: File?
     /// The origin map tiles come from, for the Content-Security-Policy (nil: no map).
@@ -61,13 +69,13 @@ public struct AppShell: Sendable {
             files[name] = Self.file(name, bytes)
         }
         self.files = files
-        let shell = ["/", "/app.webmanifest"] + files.keys.sorted().map { "/app/\(version)/\($0)" }
+        let shell =
+            ["/", "/app.webmanifest"]
+            + files.keys.filter { !$0.hasPrefix(Self.deskFolder) }.sorted().map { "/app/\(version)/\($0)" }
         let shellJSON = "[" + shell.map { "\"\($0)\"" }.joined(separator: ",") + "]"
-        index = raw["index.html"].map {
-            Self.file(
-                "index.html",
-                Self.fill($0, ["VERSION": String(version), "TILES": PageHTML.escape(tiles ?? "")]))
-        }
+        let pageValues = ["VERSION": String(version), "TILES": PageHTML.escape(tiles ?? "")]
+        index = raw["index.html"].map { Self.file("index.html", Self.fill($0, pageValues)) }
+        desk = raw["ops.html"].map { Self.file("ops.html", Self.fill($0, pageValues)) }
         worker = raw["sw.js"].map {
             Self.file("sw.js", Self.fill($0, ["VERSION": String(version), "SHELL": shellJSON]))
         }
@@ -83,11 +91,13 @@ public struct AppShell: Sendable {
     }
 
     /// What opening the app costs before the map: the page, its style and every module, plain and
-    /// gzipped.
+    /// gzipped (the desk's files are not the walker's).
     public var firstLoad: (plain: Int, gzipped: Int) {
         let parts =
             [index].compactMap { $0 }
-            + files.filter { $0.key.hasSuffix(".js") || $0.key.hasSuffix(".css") }.map(\.value)
+            + files.filter {
+                !$0.key.hasPrefix(Self.deskFolder) && ($0.key.hasSuffix(".js") || $0.key.hasSuffix(".css"))
+            }.map(\.value)
         return (parts.reduce(0) { $0 + $1.bytes.count }, parts.reduce(0) { $0 + ($1.gzipped ?? $1.bytes).count })
     }
 
