@@ -360,9 +360,10 @@ device_topic=$(json owntracks config.pubTopicBase | sed "s/%d/$(json owntracks c
 echo "[smoke] OwnTracks set-up: $device_user on $setup, publishing to $device_topic"
 
 # The phone: the device login over TLS publishes an OwnTracks location; location-ingest turns it
-# into the walker's position, read here as the operator.
-tool "$project-phone-position" mosquitto_sub -h localhost -p "$tls_port" --cafile /certs/ca.crt -u operator \
-    -P "$operator_password" -t "safewalk/$person/position" -C 1 -W 30 > "$work/phone-position.log" 2>&1 &
+# into the walker's position, read here with the walker's own login (the broker's `operator` user
+# reads no positions: the monitoring desk shows one only during an incident, issue 21).
+tool "$project-phone-position" mosquitto_sub -h localhost -p "$tls_port" --cafile /certs/ca.crt -u "$person" \
+    -P "$person_password" -t "safewalk/$person/position" -C 1 -W 30 > "$work/phone-position.log" 2>&1 &
 phone_position_pid=$!
 sleep 2
 tool "$project-phone" mosquitto_pub -h localhost -p "$tls_port" --cafile /certs/ca.crt -u "$device_user" \

@@ -93,6 +93,7 @@ done
 echo "[up] broker on 127.0.0.1:$SAFEWALK_MQTT_PORT, web on http://127.0.0.1:$SAFEWALK_HTTP_PORT, data in $SAFEWALK_DATA_DIR; Ctrl-C stops everything"
 echo "[up] use it:    open http://127.0.0.1:$SAFEWALK_HTTP_PORT/ in a browser: sign up, then walk with the app (README: \"Use SafeWalk from a phone's browser\")"
 echo "[up] sign up:   swift run safewalk user add alice --email alice@example.org   (or POST /v1/accounts)"
+echo "[up] the desk:  swift run safewalk user add olga --operator --email olga@example.org --data-dir \"$SAFEWALK_DATA_DIR\", then open http://127.0.0.1:$SAFEWALK_HTTP_PORT/ops (README: \"Run a monitoring desk\")"
 echo "[up] watch it:  mosquitto_sub -p $SAFEWALK_MQTT_PORT -u operator -P $(password_of operator) -t 'safewalk/#' -v"
 # Returns when any of them exits; a service that dies takes the stack down loudly.
 wait -n "${service_pids[@]}" "$broker_pid" || true
