@@ -21,6 +21,10 @@ public struct NotifierSettings: Sendable {
     public var webhookTier: LadderTier
     /// Where contacts' live pages are served (`{public}/i/{token}`); without it texts carry no link.
     public var publicURL: String?
+    /// The monitoring desk's name as contacts and walkers read it (`SAFEWALK_DESK_NAME`, shared
+    /// with `web`): an unusable value falls back to "the campus desk", as `web`'s does, so both
+    /// always name the same desk.
+    public var deskName: String
 
     public init(_ env: EnvironmentReader) throws(ConfigurationError) {
         channels = env.list("SAFEWALK_CHANNELS", default: ["device", "log"]).map { $0.lowercased() }
@@ -64,6 +68,7 @@ public struct NotifierSettings: Sendable {
         let tier = try env.integer("SAFEWALK_WEBHOOK_TIER", default: 3, in: 1...3)
         webhookTier = LadderTier(rawValue: tier) ?? .dispatch
         publicURL = try Self.publicURL(env)
+        deskName = DeskName.from(env.string(DeskName.environmentKey))
     }
 
     static func ladder(_ env: EnvironmentReader) throws(ConfigurationError) -> LadderSettings {

@@ -5,8 +5,8 @@ import SafeWalkService
 
 extension LadderEngine {
     /// "I'm on it": finds the incident and who says it (a recipient by page digest, or by number
-    /// and code; a SafeWalk user by the walker's latest incident), stops the climb and admits the
-    /// `#ack` job, all in one transaction; answers for `_acks/result`.
+    /// and code; a SafeWalk user or the monitoring desk by the walker's latest incident), stops the
+    /// climb and admits the `#ack` job, all in one transaction; answers for `_acks/result`.
     public func acknowledge(_ request: AcknowledgementRequest, now: Double) async throws -> (
         AcknowledgementResult, Outcome
     ) {
@@ -15,7 +15,7 @@ extension LadderEngine {
             func failure(_ error: AcknowledgementResult.Failure) -> (AcknowledgementResult, Outcome) {
                 (AcknowledgementResult(id: request.id, ok: false, error: error), outcome)
             }
-            guard let claim = try Self.match(db, request),
+            guard let claim = try Self.match(db, request, desk: context.desk),
                 let (record, members) = try LadderStore.load(db, incident: claim.incident),
                 let name = claim.name(among: members)
             else { return failure(.unknownRecipient) }
@@ -32,6 +32,7 @@ extension LadderEngine {
                 if !steps.isEmpty {
                     record.acknowledgedVia = request.via
                     record.acknowledgedKey = claim.key
+                    record.acknowledgedOperator = claim.operator
                 }
                 standing = record.ladder.acknowledgement?.by ?? name
                 return LadderJobs.jobs(for: steps, record: &record, members: &members, now: now, context: context)
@@ -51,18 +52,22 @@ extension LadderEngine {
         var key: String?
         /// A SafeWalk user (`via: app`), who is no recipient of the ladder: named by their id.
         var user: WalkerID?
+        /// The monitoring desk (`via: desk`): its name, and the operator's account behind it.
+        var desk: String?
+        var `operator`: String?
 
         /// The name the acknowledgement stands under; nil when the recipient is not on the ladder.
         func name(among members: [LadderMember]) -> String? {
+            if let desk { return desk }
             if let user { return user.rawValue }
             return members.first { $0.key == key }?.name
         }
     }
 
     /// The incident and acknowledger a request names. A number without a code picks the latest
-    /// open incident that told it, a user the walker's latest open incident (a closed one only
-    /// when none is open, to answer `closed`).
-    static func match(_ db: Database, _ request: AcknowledgementRequest) throws -> Claim? {
+    /// open incident that told it, a user or the desk (named `desk`) the walker's latest open
+    /// incident (a closed one only when none is open, to answer `closed`).
+    static func match(_ db: Database, _ request: AcknowledgementRequest, desk: String) throws -> Claim? {
         switch request.via {
         case .page:
             guard let digest = request.page else { return nil }
@@ -72,9 +77,15 @@ extension LadderEngine {
             guard let raw = request.phone, let phone = PhoneNumber.normalise(raw).dialable else { return nil }
             let found = try LadderStore.incidents(db, phone: phone, code: request.code)
             return found.first.map { Claim(incident: $0.incident, key: phone) }
-        case .app, .desk:
+        case .app:
             guard let user = request.user, let walker = request.walker else { return nil }
             return try LadderStore.latestIncident(db, walker: walker).map { Claim(incident: $0, user: user) }
+        case .desk:
+            // `user` is the operator's account: it stands under the desk's name, never its own.
+            guard let user = request.user, let walker = request.walker else { return nil }
+            return try LadderStore.latestIncident(db, walker: walker).map {
+                Claim(incident: $0, desk: desk, operator: user.rawValue)
+            }
         }
     }
 

@@ -42,7 +42,8 @@ public struct LadderEngine: Sendable {
         self.settings = settings.ladder
         webhookTier = settings.webhookTier
         self.webhookEnabled = webhookEnabled
-        context = LadderContext(emergency: settings.emergency, timeZone: settings.timeZone, newRef: newRef)
+        context = LadderContext(
+            emergency: settings.emergency, timeZone: settings.timeZone, desk: settings.deskName, newRef: newRef)
         self.targets = targets
         self.mint = mint
         self.newCode = newCode
@@ -93,9 +94,10 @@ public struct LadderEngine: Sendable {
             let first = LadderJobs.first(
                 record: &record, members: &members, contacts: contacts, now: now, context: context)
             var clears: [LadderJob] = []
-            if let closedAt = try LadderStore.tombstone(db, incident: event.incident) {
+            if let tombstone = try LadderStore.tombstone(db, incident: event.incident) {
                 // Closed before its escalation came: tell tier 1 anyway, and all-clear right after.
-                let steps = record.ladder.close(at: closedAt)
+                (record.closedBy, record.closeReason) = (tombstone.closedBy, tombstone.closeReason)
+                let steps = record.ladder.close(at: tombstone.closedAt)
                 clears = LadderJobs.jobs(for: steps, record: &record, members: &members, now: now, context: context)
             }
             let admitted = try LadderStore.admit(
@@ -127,14 +129,14 @@ public struct LadderEngine: Sendable {
     }
 
     /// The watchdog's word on an incident: `closed` ends its ladder (one all-clear to everyone
-    /// told); a duress seen while open keeps the device out of everything after. Repeats do nothing.
+    /// told, saying who closed it: the walker, or the desk and why); a duress seen while open keeps
+    /// the device out of everything after. Repeats do nothing.
     public func incident(_ state: IncidentState, now: Double) async throws -> Outcome {
         try await ledger.write { [self] db in
             var outcome = Outcome()
             guard let (record, _) = try LadderStore.load(db, incident: state.incident) else {
                 if state.state == .closed {
-                    try LadderStore.bury(
-                        db, incident: state.incident, walker: state.walker, closedAt: state.closedAt ?? now)
+                    try LadderStore.bury(db, state, closedAt: state.closedAt ?? now)
                 }
                 return outcome
             }
@@ -142,6 +144,7 @@ public struct LadderEngine: Sendable {
             case .closed where !record.ladder.isClosed:
                 try step(db, state.incident, now: now, into: &outcome) { record, members in
                     record.duress = record.duress || state.duress
+                    (record.closedBy, record.closeReason) = (state.closedBy, state.closeReason)
                     let steps = record.ladder.close(at: state.closedAt ?? now)
                     return LadderJobs.jobs(for: steps, record: &record, members: &members, now: now, context: context)
                 }

@@ -56,8 +56,9 @@ public enum LadderIntake {
                 return .failure(refused)
             }
         case .app, .desk:
-            // Both are walker ids (the decoder checked their characters); without either there is
-            // nobody on it, or no incident to be on.
+            // Both are account names (the decoder checked their characters): the SafeWalk user
+            // or the desk's operator, and the walker. Without either there is nobody on it, or no
+            // incident to be on.
             guard request.user != nil, request.walker != nil else { return .failure(refused) }
         }
         return .success(request)

@@ -15,12 +15,18 @@ public struct LadderJob: Hashable, Sendable {
 public struct LadderContext: Sendable {
     public var emergency: EmergencyNumber
     public var timeZone: TimeZone
+    /// The monitoring desk's name ("the campus desk"), for its acknowledgements and closes.
+    public var desk: String
     /// A fresh random reference for one text's status callback.
     public var newRef: @Sendable () -> String
 
-    public init(emergency: EmergencyNumber, timeZone: TimeZone, newRef: @escaping @Sendable () -> String) {
+    public init(
+        emergency: EmergencyNumber, timeZone: TimeZone, desk: String = DeskName.default,
+        newRef: @escaping @Sendable () -> String
+    ) {
         self.emergency = emergency
         self.timeZone = timeZone
+        self.desk = desk
         self.newRef = newRef
     }
 }
@@ -95,38 +101,49 @@ public enum LadderJobs {
             case .resumed:
                 record.acknowledgedVia = nil
                 record.acknowledgedKey = nil
+                record.acknowledgedOperator = nil
                 record.note(.resumed, "\(walker) is still not safe: everyone told is asked again", at: now)
                 jobs += askEveryoneToldAgain(
                     "resume", opening: "\(walker) is still not safe.", record: &record, members: &members, now: now,
                     context)
             case .acknowledged(let name):
-                record.note(.acknowledged, "\(name) is on it", at: now)
+                let words = AcknowledgementWords.of(name: name, operator: record.acknowledgedOperator, walker: walker)
+                record.note(.acknowledged, words.entry, at: now)
                 let count = (record.counts["ack"] ?? 0) + 1
                 record.counts["ack"] = count
                 let id = "\(record.ladder.incident)#ack" + (count == 1 ? "" : "\(count)")
                 let others = members.filter { $0.isTold && $0.key != record.acknowledgedKey }.map(\.key)
                 var job = job(
-                    id, record: record, members: &members, keys: others, message: "\(name) is handling it (\(walker)).",
-                    code: false, now: now, context)
-                // The walker hears who is on it only if the one duress-aware rule allows it.
-                if DeviceDisclosure.visible(record.facts) != nil {
-                    job.plan.channels?.append("device")
-                    job.plan.alert = DeviceAlert(
-                        title: "\(name) is on it", body: "\(name) is on it: they got your alert.", actions: [])
-                }
+                    id, record: record, members: &members, keys: others, message: words.handling, code: false,
+                    now: now, context)
+                tellDevice(words.alert, in: &job, record: record)
                 jobs.append(job)
             case .allClear:
                 let keys = members.filter(\.isTold).map(\.key)
                 let at = ClockText(now: now, timeZone: context.timeZone).time(record.ladder.closedAt ?? now)
-                record.note(.allClear, "\(walker) is safe (at \(at))", at: now)
-                guard !keys.isEmpty else { continue }
-                jobs.append(
-                    job(
-                        "\(record.ladder.incident)#allclear", record: record, members: &members, keys: keys,
-                        message: "\(walker) is safe (at \(at)). Thank you.", code: false, now: now, context))
+                let words = AllClearWords.of(
+                    walker: walker, at: at, closedBy: record.closedBy, reason: record.closeReason, desk: context.desk)
+                record.note(.allClear, words.entry, at: now)
+                // The device's alert rides on the all-clear's job id: a restart or a repeated
+                // `closed` can never send it twice.
+                let deviceMayKnow = words.alert != nil && DeviceDisclosure.visible(record.facts) != nil
+                guard !keys.isEmpty || deviceMayKnow else { continue }
+                var job = job(
+                    "\(record.ladder.incident)#allclear", record: record, members: &members, keys: keys,
+                    message: words.text, code: false, now: now, context)
+                if let alert = words.alert { tellDevice(alert, in: &job, record: record) }
+                jobs.append(job)
             }
         }
         return jobs
+    }
+
+    /// Adds the walker's own phone to `job` with `alert`, only if the one duress-aware rule lets
+    /// the device know of the incident: after a duress PIN it is told nothing, whatever happens.
+    private static func tellDevice(_ alert: DeviceAlert, in job: inout LadderJob, record: LadderRecord) {
+        guard DeviceDisclosure.visible(record.facts) != nil else { return }
+        job.plan.channels?.append("device")
+        job.plan.alert = alert
     }
 
     /// A reminder or a resumption: everyone told so far asked again, with the help text and the

@@ -44,6 +44,13 @@ public struct LadderRecord: Codable, Hashable, Sendable {
     /// How and by whom the standing acknowledgement came (the pure ladder keeps only the name).
     public var acknowledgedVia: AcknowledgementChannel?
     public var acknowledgedKey: String?
+    /// The operator's account when the monitoring desk acknowledged (`via: desk`): the timeline
+    /// names them, the texts and the walker hear only the desk.
+    public var acknowledgedOperator: String?
+    /// What ended the incident and, for the desk, why (`_incidents/{w}`): the all-clear says so.
+    /// Absent in records stored before the desk, all closed by the walker.
+    public var closedBy: IncidentState.Closer?
+    public var closeReason: DeskCloseReason?
 
     /// The facts the one duress-aware rule judges.
     public var facts: IncidentFacts {

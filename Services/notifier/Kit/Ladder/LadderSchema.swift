@@ -53,5 +53,13 @@ extension DeliveryLedger {
                     );
                     """)
         }
+        // A desk's close may come before the escalation too: its all-clear still says who and why.
+        migrator.registerMigration("v3-ladder-tombstone-closer") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE ladder_tombstone ADD COLUMN closedBy TEXT;
+                    ALTER TABLE ladder_tombstone ADD COLUMN closeReason TEXT;
+                    """)
+        }
     }
 }

@@ -135,14 +135,33 @@ enum LadderStore {
         try String.fetchAll(db, sql: "SELECT incident FROM ladder WHERE open = 1 ORDER BY updatedAt")
     }
 
-    static func tombstone(_ db: Database, incident: String) throws -> Double? {
-        try Double.fetchOne(db, sql: "SELECT closedAt FROM ladder_tombstone WHERE incident = ?", arguments: [incident])
+    /// How an incident whose escalation has not arrived was closed.
+    struct Tombstone {
+        var closedAt: Double
+        var closedBy: IncidentState.Closer?
+        var closeReason: DeskCloseReason?
     }
 
-    static func bury(_ db: Database, incident: String, walker: WalkerID, closedAt: Double) throws {
+    static func tombstone(_ db: Database, incident: String) throws -> Tombstone? {
+        try Row.fetchOne(
+            db, sql: "SELECT closedAt, closedBy, closeReason FROM ladder_tombstone WHERE incident = ?",
+            arguments: [incident]
+        ).map { row in
+            Tombstone(
+                closedAt: row["closedAt"], closedBy: (row["closedBy"] as String?).flatMap(IncidentState.Closer.init),
+                closeReason: (row["closeReason"] as String?).flatMap(DeskCloseReason.init))
+        }
+    }
+
+    static func bury(_ db: Database, _ state: IncidentState, closedAt: Double) throws {
         try db.execute(
-            sql: "INSERT OR IGNORE INTO ladder_tombstone (incident, walker, closedAt) VALUES (?, ?, ?)",
-            arguments: [incident, walker.rawValue, closedAt])
+            sql: """
+                INSERT OR IGNORE INTO ladder_tombstone (incident, walker, closedAt, closedBy, closeReason)
+                VALUES (?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                state.incident, state.walker.rawValue, closedAt, state.closedBy?.rawValue, state.closeReason?.rawValue,
+            ])
     }
 }
 
