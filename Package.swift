@@ -178,7 +178,7 @@ let package = Package(
                 path: "Tools/SafeWalkCLI", swiftSettings: production),
         .executableTarget(name: "safewalk", dependencies: ["SafeWalkCLI"], path: "Tools/safewalk",
                           swiftSettings: production),
-        .testTarget(name: "SafeWalkCLITests", dependencies: ["SafeWalkCLI", "TestSupport", "SafeWalkCore", "SafeWalkMQTT"],
+        .testTarget(name: "SafeWalkCLITests", dependencies: ["SafeWalkCLI", "TestSupport", "SafeWalkCore", "SafeWalkMQTT", "SafeWalkWebKit"],
                     swiftSettings: strict),
         .target(name: "TestSupport", dependencies: ["SafeWalkMQTT", "SafeWalkCore", log, clocks, httpClient, crypto] + nioServer,
                 path: "Tests/TestSupport", swiftSettings: production),
