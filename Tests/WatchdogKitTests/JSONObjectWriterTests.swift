@@ -79,6 +79,10 @@ import Testing
                     let closed = open.closed(at: number + 1, by: closer)
                     try sameAsTheSharedEncoder(closed, try closed.jsonPayload())
                 }
+                for reason in DeskCloseReason.allCases {
+                    let closed = open.closed(at: number + 1, by: .desk, reason: reason)
+                    try sameAsTheSharedEncoder(closed, try closed.jsonPayload())
+                }
             }
         }
     }
@@ -98,6 +102,8 @@ import Testing
         #expect(try incident.jsonPayload() == SafeWalkJSON.encode(incident))
         let closed = incident.closed(at: 1_700_000_200.5, by: .arrived)
         #expect(try closed.jsonPayload() == SafeWalkJSON.encode(closed))
+        let byDesk = incident.closed(at: 1_700_000_300, by: .desk, reason: .handedToPolice)
+        #expect(try byDesk.jsonPayload() == SafeWalkJSON.encode(byDesk))
     }
 
     @Test func aNonFiniteNumberIsAnErrorNotNaNOnTheWire() {

@@ -134,6 +134,7 @@ extension IncidentState {
     /// written with every escalation.
     public func jsonPayload() throws -> Data {
         var w = JSONObjectWriter()
+        if let closeReason { w.string("closeReason", closeReason.rawValue) }
         if let closedAt { try w.number("closedAt", closedAt) }
         if let closedBy { w.string("closedBy", closedBy.rawValue) }
         w.bool("duress", duress)
