@@ -35,6 +35,51 @@ import Testing
         }
     }
 
+    /// The monitoring desk's page: the same policy and headers as `/`, never cached, its files under
+    /// the version; the service worker knows nothing of it.
+    @Test func theDeskIsServedAtOpsWithThePolicy() async throws {
+        let web = try WebFixture()
+        try await web.live { client in
+            let root = try await client.execute(uri: "/", method: .get)
+            let page = try await client.execute(uri: "/ops", method: .get)
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(page.headers[.cacheControl] == "no-store")
+            #expect(page.headers[.xContentTypeOptions] == "nosniff")
+            #expect(page.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
+            #expect(page.headers[HTTPField.Name("X-Robots-Tag")!] == "noindex, nofollow")
+            let policy = try #require(page.headers[.contentSecurityPolicy])
+            #expect(policy == root.headers[.contentSecurityPolicy])
+            #expect(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'"))
+            #expect(!policy.contains("unsafe"))
+            let html = String(buffer: page.body)
+            #expect(html.contains(#"id="desk-signin""#) && !html.contains("{{"))
+
+            let named = AppShellTests.matches(#"(?:src|href)="(/[^"]*)""#, in: html)
+            #expect(
+                named.contains { $0.hasSuffix("/desk/js/main.js") } && named.contains { $0.hasSuffix("/desk/desk.css") }
+            )
+            for path in named {
+                let response = try await client.execute(uri: path, method: .get)
+                #expect(response.status == .ok, "\(path)")
+                #expect(response.headers[.contentType] == Self.type(of: path), "\(path)")
+                #expect(response.headers[.cacheControl] == "public, max-age=31536000, immutable", "\(path)")
+            }
+            let main = try #require(named.first { $0.hasSuffix("/desk/js/main.js") })
+            let board = try await client.execute(
+                uri: main.replacingOccurrences(of: "main.js", with: "board.js"), method: .get)
+            #expect(board.status == .ok)
+
+            let worker = String(buffer: try await client.execute(uri: "/sw.js", method: .get).body)
+            let list = try #require(AppShellTests.matches(#"const SHELL = (\[[^\]]*\]);"#, in: worker).first)
+            #expect(!list.contains("/desk/") && !list.contains("ops"), "not in the offline list")
+            for path in ["/app/ops.html", "/ops.html"] {
+                let response = try await client.execute(uri: path, method: .get)
+                #expect(response.status == .notFound, "\(path)")
+            }
+        }
+    }
+
     @Test func everyFileTheShellNamesIsServedWithItsTypeAndCachedForGood() async throws {
         let web = try WebFixture()
         try await web.live { client in

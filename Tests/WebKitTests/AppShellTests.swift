@@ -70,13 +70,55 @@ import Testing
         }
     }
 
-    /// The Content-Security-Policy forbids inline script and style: the shell must need neither.
+    /// The Content-Security-Policy forbids inline script and style: the shell and the desk's page
+    /// must need neither.
     @Test func theShellHasNoInlineScriptOrStyle() throws {
-        let index = String(decoding: try #require(Self.shell().index).bytes, as: UTF8.self)
-        #expect(Self.matches(#"(<script(?![^>]*\ssrc=)[^>]*>)"#, in: index).isEmpty)
-        #expect(!index.contains("<style"))
-        #expect(Self.matches(#"(\sstyle=)"#, in: index).isEmpty)
-        #expect(Self.matches(#"(\son[a-z]+=)"#, in: index).isEmpty, "no inline event handlers")
+        let shell = Self.shell()
+        for page in [try #require(shell.index), try #require(shell.desk)] {
+            let html = String(decoding: page.bytes, as: UTF8.self)
+            #expect(Self.matches(#"(<script(?![^>]*\ssrc=)[^>]*>)"#, in: html).isEmpty)
+            #expect(!html.contains("<style"))
+            #expect(Self.matches(#"(\sstyle=)"#, in: html).isEmpty)
+            #expect(Self.matches(#"(\son[a-z]+=)"#, in: html).isEmpty, "no inline event handlers")
+        }
+    }
+
+    /// The monitoring desk (`/ops`) ships beside the app: its page filled in like the shell, its
+    /// style and modules under the version, and none of it in the walker's offline list or first
+    /// load.
+    @Test func theDeskIsServedBesideTheAppButIsNotPartOfIt() throws {
+        let shell = Self.shell()
+        let page = String(decoding: try #require(shell.desk).bytes, as: UTF8.self)
+        #expect(!page.contains("{{"), "every placeholder filled")
+        #expect(page.contains(#"id="desk-signin""#) && page.contains(#"id="desk-incidents""#))
+        let prefix = "/app/\(shell.version)/"
+        let named = Self.matches(#"(?:src|href)="(/[^"]*)""#, in: page)
+        #expect(named.contains(prefix + "desk/js/main.js") && named.contains(prefix + "desk/desk.css"))
+        for path in named {
+            #expect(path.hasPrefix(prefix), "\(path) is not one of the app's files")
+            #expect(shell.files[String(path.dropFirst(prefix.count))] != nil, "\(path)")
+        }
+        #expect(shell.files["ops.html"] == nil, "a root file, never under /app/")
+        for module in ["main", "api", "board", "map", "incident", "session"] {
+            #expect(shell.files["desk/js/\(module).js"] != nil, "desk/js/\(module).js")
+        }
+
+        let worker = String(decoding: try #require(shell.worker).bytes, as: UTF8.self)
+        let list = try #require(Self.matches(#"const SHELL = (\[[^\]]*\]);"#, in: worker).first)
+        let cached = try #require(try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [String])
+        #expect(
+            !cached.contains { $0.contains("/desk/") || $0.hasSuffix("/ops") || $0.hasSuffix("ops.html") }, "\(cached)")
+        #expect(cached.contains(prefix + "js/main.js"))
+
+        // The walker's first load is what it was without the desk.
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("app-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.copyItem(at: Self.source, to: copy)
+        try FileManager.default.removeItem(at: copy.appendingPathComponent("desk"))
+        try FileManager.default.removeItem(at: copy.appendingPathComponent("ops.html"))
+        let withoutDesk = Self.shell(copy)
+        #expect(withoutDesk.desk == nil)
+        #expect(withoutDesk.firstLoad.plain == Self.shell(Self.source).firstLoad.plain)
     }
 
     @Test func theVersionChangesWithAnyFileAndOnlyThen() throws {
