@@ -95,7 +95,7 @@ struct SessionLoginTests {
                 == Set(
                     [
                         "status", "position", "chat", "alert", "contacts", "contacts/result", "delivery",
-                        "action/result", "rejected", "circle", "circle/result", "inbox", "shared/+", "presence",
+                        "action/result", "rejected", "circle", "circle/result", "inbox", "shared/+", "presence", "desk",
                     ].map { "safewalk/alice/\($0)" }))
         #expect(
             AccountPlan.plan(for: AccountCommand(id: "y", op: .deleteSession, user: alice, session: session)).steps.map
@@ -156,7 +156,7 @@ struct SessionLoginTests {
         try await createSession(service, id: "s3", session: "fedcba9876543210")
         #expect(
             plugin.clients["alice.app-\(session)"] == FakePlugin.Client(password: "pw-session-1", roles: ["app-alice"]))
-        #expect(plugin.roles["app-alice"]?.count == 7 + 2 * 14)
+        #expect(plugin.roles["app-alice"]?.count == 7 + 2 * 15)
         try await send(service, #"{"v":1,"id":"d1","op":"deleteSession","user":"alice","session":"\#(session)"}"#)
         try await send(service, #"{"v":1,"id":"d2","op":"deleteSession","user":"alice","session":"\#(session)"}"#)
         #expect(plugin.clients["alice.app-\(session)"] == nil)
