@@ -120,8 +120,10 @@ async function refresh() {
   const mine = ++loading;
   try {
     const answer = await api.incident(id);
-    // The page is the incident itself, or {incident: {...}}.
-    const page = answer && typeof answer.incident === "object" && answer.incident ? answer.incident : answer;
+    // web answers {desk, incident: {...the board's row, with state and close...}, timeline: [...]}:
+    // the panel draws the row with the timeline beside it (an answer that is the row itself too).
+    const row = answer && typeof answer.incident === "object" && answer.incident ? answer.incident : null;
+    const page = row ? { ...row, timeline: Array.isArray(answer.timeline) ? answer.timeline : row.timeline } : answer;
     if (id === current && mine === loading) draw(id, page || {});
     return page;
   } catch (error) {
@@ -140,11 +142,13 @@ function draw(id, page) {
   panel.dataset.duress = page.duress ? "true" : "false";
   setText("desk-incident-title", (page.walker || "Incident") + ": " + reasonWords(page.reason));
   const red = page.level === "red";
-  $("desk-incident-badges").replaceChildren(
+  // replaceChildren writes a null as the text "null": only the badges that apply.
+  const badges = [
     el("span", { class: "badge " + (red ? "red" : "amber") }, red ? "RED" : String(page.level || "amber").toUpperCase()),
     page.duress ? el("span", { class: "badge duress" }, "DURESS") : null,
     el("span", { class: "badge state" }, state === "open" ? "OPEN" : String(state).toUpperCase()),
-  );
+  ];
+  $("desk-incident-badges").replaceChildren(...badges.filter(Boolean));
   const facts = [
     ...fact("Opened", page.openedAt ? clock(page.openedAt) + " (" + age(page.openedAt) + " ago)" : "–"),
     ...fact("Tier", Number.isFinite(page.tier) ? String(page.tier) : "–"),
