@@ -46,6 +46,7 @@ struct DeskStoryTests {
                 escalation.object?["incident"] as? String ?? escalation.object?["id"] as? String)
             let shown = try await board.first("board") { boardRow($0, incident: incident) != nil }
             let delay = shown.received - escalatedAt
+            print("DESK-BOARD-EVENT \(delay) after the escalation")
             #expect(delay < .seconds(1), "the board showed the incident \(delay) after the escalation")
             let row = try #require(boardRow(shown, incident: incident))
             #expect(row["walker"] as? String == "nora" && row["level"] as? String == "red")
