@@ -13,7 +13,7 @@ import Testing
 /// admin, and a `web` client that sends it commands as `web` will.
 final class AccountsStack: Sendable {
     static let adminPassword = "pw-broker-admin-test"
-    static let serviceUsers = ["web", "watchdog", "location-ingest", "operator"]
+    static let serviceUsers = ["web", "watchdog", "location-ingest", "operator", SecuredBroker.observer]
     static func password(for user: String) -> String { "pw-\(user)" }
 
     let broker: MosquittoBroker
@@ -39,7 +39,8 @@ final class AccountsStack: Sendable {
         let broker = try await DynamicSecurityBroker.start(
             users: Dictionary(uniqueKeysWithValues: serviceUsers.map { ($0, password(for: $0)) }),
             adminPassword: adminPassword)
-        let observer = try await broker.client(username: "operator", password: password(for: "operator"))
+        let observer = try await broker.client(
+            username: SecuredBroker.observer, password: password(for: SecuredBroker.observer))
         let status = try await observer.subscribe("safewalk/_service/broker-admin", qos: .atLeastOnce)
         let admin = try ServiceProcess.start(
             .brokerAdmin, broker: broker,

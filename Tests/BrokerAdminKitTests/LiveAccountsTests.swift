@@ -183,7 +183,7 @@ struct LiveAccountsTests {
         #expect(try await stack.refusal("alice.owntracks", "pw-alice-device")?.isRefusal == true)
 
         // Only bob's retained messages are left.
-        let observer = try await stack.service("operator")
+        let observer = try await stack.service(SecuredBroker.observer)
         for filter in ["safewalk/+/presence", "owntracks/#"] {
             let retained = try await observer.subscribe(filter, qos: .atLeastOnce)
             let first = try await retained.first(1).map(\.topic)

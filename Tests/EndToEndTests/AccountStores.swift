@@ -66,12 +66,12 @@ enum WalkerTraces {
         return Set(places.filter { rows["\($0.service) \($0.table)", default: 0] > 0 }.map(\.service))
     }
 
-    /// The topics under `filters` that hold a retained message, as a fresh `operator` session
+    /// The topics under `filters` that hold a retained message, as a fresh test observer session
     /// is handed them. The broker sends a subscription's retained messages right after granting
     /// it, one subscription after another: once the retained `online` of web (subscribed last)
     /// has arrived, those of the filters before it have too.
     static func retainedTopics(under filters: [String], in stack: ServiceStack) async throws -> [String] {
-        let reader = try await stack.client(as: "operator", role: "retained")
+        let reader = try await stack.client(as: SecuredBroker.observer, role: "retained")
         var subscriptions: [MQTTSubscription] = []
         for filter in filters { subscriptions.append(try await reader.subscribe(filter, qos: .atLeastOnce)) }
         let marker = try await reader.subscribe(

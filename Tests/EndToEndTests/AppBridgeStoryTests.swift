@@ -34,7 +34,7 @@ struct AppBridgeStoryTests {
         #expect(current.status == 200 && current.decoded([String: AnyCodable].self)?["csrfToken"] != nil)
 
         let observer = try await stack.broker.client(
-            username: "operator", password: ServiceStack.password(for: "operator"))
+            username: SecuredBroker.observer, password: ServiceStack.password(for: SecuredBroker.observer))
         let presence = try await observer.subscribe("safewalk/alice/presence", qos: .atLeastOnce)
 
         let aliceEvents = try AppEventStream(port: web.port, session: alice)

@@ -105,7 +105,7 @@ struct HostileInputTests {
     /// service may see or count them; an operator watching the topic must not receive them.
     func sendOverBrokerLimit(_ cases: [HostileCase], stack: ServiceStack) async throws {
         let limit = try Self.brokerMessageSizeLimit()
-        let watcher = try await stack.client(as: "operator")
+        let watcher = try await stack.client(as: SecuredBroker.observer)
         let seen = try await watcher.subscribe(InputKind.reply.topic(walkerLevel: SelectedCorpus.walker))
         let sender = try await stack.client(as: SelectedCorpus.walker)
         for hostile in cases {

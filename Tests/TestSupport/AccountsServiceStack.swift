@@ -23,7 +23,8 @@ extension ServiceStack {
         webSettings: [String: String] = [:], openMetricsPorts: Bool = false
     ) async throws -> ServiceStack {
         let broker = try await DynamicSecurityBroker.start(
-            users: logins(for: ["operator", ServiceName.web.rawValue] + services.map(\.rawValue)),
+            users: logins(
+                for: ["operator", SecuredBroker.observer, ServiceName.web.rawValue] + services.map(\.rawValue)),
             adminPassword: password(for: DynamicSecurityBroker.adminUsername))
         var httpPort = try Loopback.freePort()
         while httpPort == broker.port { httpPort = try Loopback.freePort() }

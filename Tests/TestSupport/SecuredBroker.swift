@@ -7,6 +7,19 @@ public enum SecuredBroker {
     /// architecture (compose/Dockerfile links it to Debian's file), so tests put this machine's in.
     public static let pluginPath = "/mosquitto/plugins/mosquitto_dynamic_security.so"
 
+    /// A test-only login that reads every topic, so a test can see what happened on any topic.
+    /// Only the test's copy of the ACL gets it (appended below the project's lines, which stay as
+    /// they are); production has no such user: its `operator` reads no device input and no
+    /// position (issue 21), which is exactly what tests used to observe through it.
+    public static let observer = "test-observer"
+    static let observerACL = """
+
+        # ---- Test only (Tests/TestSupport/SecuredBroker.swift): never in production ----
+        user \(observer)
+        topic read #
+
+        """
+
     /// The repository root, found from this source file's location.
     public static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
@@ -32,9 +45,9 @@ public enum SecuredBroker {
                 for (name, file) in dataFiles {
                     try FileManager.default.copyItem(at: file, to: data.appendingPathComponent(name))
                 }
-                try FileManager.default.copyItem(
-                    at: root.appendingPathComponent("mosquitto/acl"),
-                    to: config.appendingPathComponent("acl"))
+                let acl = try String(contentsOf: root.appendingPathComponent("mosquitto/acl"), encoding: .utf8)
+                try (acl + observerACL).write(
+                    to: config.appendingPathComponent("acl"), atomically: true, encoding: .utf8)
                 try FileManager.default.copyItem(at: passwords, to: config.appendingPathComponent("passwd"))
                 let production = try String(
                     contentsOf: root.appendingPathComponent("mosquitto/mosquitto.conf"), encoding: .utf8)
@@ -72,7 +85,7 @@ public enum SecuredBroker {
             let service = [
                 "location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store",
                 "channel-example", "operator", "web",
-            ].contains(name)
+            ].contains(name)  // the test observer is added like a walker: it is no service of ours
             let environment = ProcessInfo.processInfo.environment.merging(["SAFEWALK_NEW_PASSWORD": password]) { $1 }
             let (status, output) = try await ChildProcess.run(
                 URL(fileURLWithPath: "/bin/bash"),

@@ -27,7 +27,7 @@ public final class ServiceStack: Sendable {
     private let running: Mutex<[ServiceName: ChildProcess]>
     /// Each member's whole environment, so a restart runs it exactly as before.
     private let environments: [ServiceName: [String: String]]
-    /// Logged in as `operator`: reads every topic, writes none.
+    /// Logged in as the test-only ``SecuredBroker/observer``: reads every topic, writes none.
     public let observer: MQTTClient
     /// Each service's own `/metrics` port; empty unless `start` was asked to open them.
     public let metricsPorts: [ServiceName: Int]
@@ -57,7 +57,7 @@ public final class ServiceStack: Sendable {
         walkers: [String], environment: [String: String] = [:], openMetricsPorts: Bool = false
     ) async throws -> ServiceStack {
         let broker = try await SecuredBroker.start(
-            users: logins(for: ["operator"] + services.map(\.rawValue) + walkers))
+            users: logins(for: ["operator", SecuredBroker.observer] + services.map(\.rawValue) + walkers))
         return try await start(services, on: broker, environment: environment, openMetricsPorts: openMetricsPorts)
     }
 
@@ -84,7 +84,8 @@ public final class ServiceStack: Sendable {
         _ = await ConcurrencyGate.stacks.enter()
         do {
             let operatorClient = try await broker.client(
-                "operator-\(UUID().uuidString.prefix(6))", username: "operator", password: password(for: "operator"))
+                "observer-\(UUID().uuidString.prefix(6))", username: SecuredBroker.observer,
+                password: password(for: SecuredBroker.observer))
             observer = operatorClient
             let statuses = try await operatorClient.subscribe("safewalk/_service/+", qos: .atLeastOnce)
             let taken = Set([broker.port] + httpPorts.values)
