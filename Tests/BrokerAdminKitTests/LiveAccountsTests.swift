@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 17, item 2 on the real broker with the plugin and the real `broker-admin`: logins made
 /// and changed while the broker runs, with exactly a walker's rights.
-@Suite("Live broker logins through broker-admin", .serialized)
+@Suite("Live broker logins through broker-admin", .serialized, .holdsResources)
 struct LiveAccountsTests {
     @Test func aCreatedWalkerConnectsWithinASecondWithExactlyAWalkersRights() async throws {
         let stack = try await AccountsStack.start()

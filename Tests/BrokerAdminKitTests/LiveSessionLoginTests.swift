@@ -7,7 +7,7 @@ import Testing
 /// Issue 20 on the real broker with the plugin and the real `broker-admin`: a web app session's
 /// login `{w}.app-{session}` has exactly its walker's device rights (role `app-{w}`), and ends
 /// with `deleteSession`, `disable` and the erasure.
-@Suite("Live session logins through broker-admin", .serialized)
+@Suite("Live session logins through broker-admin", .serialized, .holdsResources)
 struct LiveSessionLoginTests {
     static let session = "0123456789abcdef"
     static let password = "pw-derived-session-login"

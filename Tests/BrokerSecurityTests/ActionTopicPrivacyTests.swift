@@ -6,7 +6,7 @@ import Testing
 /// `{w}/action` carries cancel and duress PINs: on the real broker with the project's ACL, only
 /// the watchdog may read it; operators and every other service get the rest, never actions.
 /// And each walker reads its own answers (`action/result`, `rejected`), nobody else's.
-@Suite("Broker ACL: PINs stay on the walker's own input topic")
+@Suite("Broker ACL: PINs stay on the walker's own input topic", .holdsResources)
 struct ActionTopicPrivacyTests {
     static let users = [
         "alice": "alice-pw", "bob": "bob-pw", "watchdog": "watchdog-pw", "notifier": "notifier-pw",

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The project's own mosquitto.conf and acl, on a real broker: who may connect, write and read.
-@Suite("Broker authentication and ACLs")
+@Suite("Broker authentication and ACLs", .holdsResources)
 struct BrokerSecurityTests {
     static let users = [
         "alice": "alice-pw", "bob": "bob-pw", "watchdog": "watchdog-pw", "notifier": "notifier-pw",

@@ -6,7 +6,7 @@ import Testing
 /// The circle's walker topics on the real broker with the project's ACL: a user reads their own
 /// `circle`, `circle/result`, `inbox` and `shared/+`, written only by the circle owner
 /// (contacts-store), and writes only their own `circle/cmd`; never another user's.
-@Suite("Broker ACL: each user's circle is their own")
+@Suite("Broker ACL: each user's circle is their own", .holdsResources)
 struct CircleTopicPrivacyTests {
     static let users = [
         "alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw", "contacts-store": "contacts-pw",

@@ -8,7 +8,7 @@ import Testing
 /// at `/ops`) may write it and only the watchdog reads it. `{w}/desk` tells a walker who of the
 /// desk looked at their alert: theirs alone to read, and only `web` may write one, so nobody can
 /// forge a notice to themselves or to anyone else.
-@Suite("Broker ACL: the desk's close and notices")
+@Suite("Broker ACL: the desk's close and notices", .holdsResources)
 struct DeskTopicPrivacyTests {
     static let users = [
         "alice": "alice-pw", "bob": "bob-pw", "watchdog": "watchdog-pw", "notifier": "notifier-pw",

@@ -7,7 +7,7 @@ import Testing
 /// cancel: on the real broker with the project's ACL, the walker can neither read it (not even its
 /// own: it is outside `safewalk/%u/`) nor write it; only the watchdog writes it, and only the
 /// notifier, `web` and operators read it.
-@Suite("Broker ACL: incidents are for services, never for the walker")
+@Suite("Broker ACL: incidents are for services, never for the walker", .holdsResources)
 struct IncidentTopicPrivacyTests {
     static let users = [
         "alice": "alice-pw", "bob": "bob-pw", "watchdog": "watchdog-pw", "notifier": "notifier-pw",

@@ -6,7 +6,7 @@ import Testing
 /// `_members/{w}` tells the circle owner who has an account, so `follow` can refuse a name nobody
 /// holds. On the real broker with the project's ACL only `web` writes it (a walker cannot forge
 /// an account nor clear someone's), and a walker cannot read who has an account.
-@Suite("Broker ACL: the member directory is web's, for contacts-store")
+@Suite("Broker ACL: the member directory is web's, for contacts-store", .holdsResources)
 struct MemberTopicPrivacyTests {
     static let users = [
         "alice": "alice-pw", "bob": "bob-pw", "watchdog": "watchdog-pw", "notifier": "notifier-pw",

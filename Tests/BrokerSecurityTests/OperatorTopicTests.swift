@@ -9,7 +9,7 @@ import Testing
 /// an incident, to an operator signed in at `/ops`, and records the look; a broker login that read
 /// every position would undo that. It still reads what the desk's work is about: incidents,
 /// ladders and statuses.
-@Suite("Broker ACL: operators read incidents, never positions or walker input")
+@Suite("Broker ACL: operators read incidents, never positions or walker input", .holdsResources)
 struct OperatorTopicTests {
     static let users = [
         "alice": "alice-pw", "watchdog": "watchdog-pw", "notifier": "notifier-pw", "location-ingest": "ingest-pw",

@@ -6,7 +6,7 @@ import Testing
 /// `owntracks/{user}/{device}/cmd` reconfigures a walker's OwnTracks app: on the real broker with
 /// the project's ACL, location-ingest writes it, the walker reads their own, and another walker
 /// can neither read it nor write it.
-@Suite("Broker ACL: OwnTracks commands are location-ingest's, for the walker's own devices")
+@Suite("Broker ACL: OwnTracks commands are location-ingest's, for the walker's own devices", .holdsResources)
 struct OwnTracksCommandPrivacyTests {
     static let users = ["alice": "alice-pw", "bob": "bob-pw", "location-ingest": "ingest-pw"]
     static let move =

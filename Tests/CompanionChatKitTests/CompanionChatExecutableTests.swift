@@ -10,7 +10,7 @@ import Testing
 #endif
 
 /// The real `companion-chat` executable, a real Mosquitto and the fake Gemini on loopback.
-@Suite struct CompanionChatExecutableTests {
+@Suite(.holdsResources) struct CompanionChatExecutableTests {
     struct Stack {
         let broker: MosquittoBroker
         let fake: FakeGeminiServer

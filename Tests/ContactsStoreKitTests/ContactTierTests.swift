@@ -6,11 +6,12 @@ import SafeWalkCore
 import SafeWalkMQTT
 import SafeWalkService
 import SafeWalkStorage
+import TestSupport
 import Testing
 
 /// Backup contacts (`tier: 2`, "only if nobody answers"): accepted, persisted, published; any
 /// other tier refused in words, like the other validation errors.
-@Suite struct ContactTierTests {
+@Suite(.holdsResources) struct ContactTierTests {
     let bus = InMemoryMessageBus()
     let database: ContactsDatabase
     let ids = IDSequence()

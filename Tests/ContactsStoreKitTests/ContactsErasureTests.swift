@@ -6,11 +6,12 @@ import SafeWalkCore
 import SafeWalkMQTT
 import SafeWalkService
 import SafeWalkStorage
+import TestSupport
 import Testing
 
 /// contacts-store's part of an account deletion: the walker's contacts leave SQLite, memory and
 /// the retained topic; other walkers keep theirs; asking again is fine.
-@Suite struct ContactsErasureTests {
+@Suite(.holdsResources) struct ContactsErasureTests {
     let bus = InMemoryMessageBus()
     let pool: DatabasePool
     let database: ContactsDatabase

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The real `contacts-store` executable, a real broker, a real SQLite file.
-@Suite struct ContactsIntegrationTests {
+@Suite(.holdsResources) struct ContactsIntegrationTests {
     func start(_ broker: MosquittoBroker, env extra: [String: String] = [:]) async throws -> ChildProcess {
         try await ContactsStoreProcess.start(on: broker, env: extra)
     }

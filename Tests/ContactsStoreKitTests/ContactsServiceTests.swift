@@ -6,10 +6,11 @@ import SafeWalkMQTT
 import SafeWalkService
 import SafeWalkStorage
 import Synchronization
+import TestSupport
 import Testing
 
 /// The service over an in-memory bus and a real temporary SQLite file.
-@Suite struct ContactsServiceTests {
+@Suite(.holdsResources) struct ContactsServiceTests {
     let bus = InMemoryMessageBus()
     let database: ContactsDatabase
     let ids = IDSequence()

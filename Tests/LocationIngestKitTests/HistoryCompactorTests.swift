@@ -3,9 +3,10 @@ import LocationIngestKit
 import Logging
 import SafeWalkCore
 import SafeWalkStorage
+import TestSupport
 import Testing
 
-@Suite struct HistoryCompactorTests {
+@Suite(.holdsResources) struct HistoryCompactorTests {
     func rows(_ range: Range<Int>) -> [HistoryRow] {
         range.map {
             HistoryRow(

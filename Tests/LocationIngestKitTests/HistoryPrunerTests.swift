@@ -3,9 +3,10 @@ import LocationIngestKit
 import Logging
 import SafeWalkCore
 import SafeWalkStorage
+import TestSupport
 import Testing
 
-@Suite struct HistoryPrunerTests {
+@Suite(.holdsResources) struct HistoryPrunerTests {
     @Test func historyIsPrunedAtStartAndThenEveryIntervalOfTheInjectedClock() async throws {
         let (pool, _) = try SQLiteStore.temporary(migrator: TrackStore.migrator)
         let store = TrackStore(pool: pool)

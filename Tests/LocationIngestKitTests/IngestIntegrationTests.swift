@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// The real executable, a real broker, a real SQLite file.
-@Suite(.serialized) struct IngestIntegrationTests {
+@Suite(.serialized, .holdsResources) struct IngestIntegrationTests {
     var now: EpochSeconds { Date().timeIntervalSince1970 }
     let lat = 30.2849
 

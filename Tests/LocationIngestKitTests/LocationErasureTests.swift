@@ -6,12 +6,13 @@ import SafeWalkCore
 import SafeWalkMQTT
 import SafeWalkService
 import SafeWalkStorage
+import TestSupport
 import Testing
 
 /// location-ingest's part of an account deletion: the walker's history and track leave SQLite
 /// (both history tables) and memory, and its retained position is cleared; other walkers keep
 /// theirs; asking again is fine.
-@Suite struct LocationErasureTests {
+@Suite(.holdsResources) struct LocationErasureTests {
     let bus = InMemoryMessageBus()
     let pool: DatabasePool
     let store: TrackStore

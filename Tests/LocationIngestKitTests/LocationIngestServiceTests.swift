@@ -5,10 +5,11 @@ import SafeWalkCore
 import SafeWalkMQTT
 import SafeWalkService
 import SafeWalkStorage
+import TestSupport
 import Testing
 
 /// The service's IO shell over an in-memory bus and a real temporary SQLite file.
-@Suite struct LocationIngestServiceTests {
+@Suite(.holdsResources) struct LocationIngestServiceTests {
     let bus = InMemoryMessageBus()
     let store: TrackStore
     let t0 = Fixtures.now

@@ -6,11 +6,12 @@ import SafeWalkCore
 import SafeWalkMQTT
 import SafeWalkService
 import SafeWalkStorage
+import TestSupport
 import Testing
 
 /// The commander over an in-memory bus and a real temporary SQLite file: what reaches
 /// `owntracks/{user}/{device}/cmd`, what is written, and what a restart remembers.
-@Suite struct OwnTracksCommanderTests {
+@Suite(.holdsResources) struct OwnTracksCommanderTests {
     let bus = InMemoryMessageBus()
     let pool: DatabasePool
     let store: TrackStore

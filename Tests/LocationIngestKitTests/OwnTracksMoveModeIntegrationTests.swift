@@ -8,7 +8,7 @@ import Testing
 /// The real executable and broker: the watchdog's retained incident state puts the walker's
 /// OwnTracks app in move mode and asks for a location; its close, or a duress the device saw
 /// cancelled, gives the app its mode back; a restart repeats nothing.
-@Suite(.serialized) struct OwnTracksMoveModeIntegrationTests {
+@Suite(.serialized, .holdsResources) struct OwnTracksMoveModeIntegrationTests {
     static let move =
         #"{"_type":"cmd","action":"setConfiguration","configuration":{"_type":"configuration","monitoring":2}}"#
     static let report = #"{"_type":"cmd","action":"reportLocation"}"#

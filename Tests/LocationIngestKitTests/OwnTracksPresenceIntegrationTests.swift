@@ -9,7 +9,7 @@ import Testing
 /// The real executable and broker: an OwnTracks app's Last Will becomes `offline` on the walker's
 /// presence, its next location `online`, and the retained will handed over again after a restart
 /// is not mistaken for a new one.
-@Suite(.serialized) struct OwnTracksPresenceIntegrationTests {
+@Suite(.serialized, .holdsResources) struct OwnTracksPresenceIntegrationTests {
     /// What OwnTracks sets as its will (retained here: the broker then hands it to ingest again
     /// when it resubscribes after a restart, the case the will's `tst` is remembered for).
     static let will = Data(#"{"_type":"lwt","tst":1750000000}"#.utf8)

@@ -4,6 +4,7 @@ import LocationIngestKit
 import SafeWalkCore
 import SafeWalkStorage
 import Synchronization
+import TestSupport
 import Testing
 
 /// Counts commits, to prove a batch is one transaction.
@@ -15,7 +16,7 @@ final class CommitCounter: TransactionObserver, Sendable {
     func databaseDidRollback(_ db: Database) {}
 }
 
-@Suite struct TrackStoreTests {
+@Suite(.holdsResources) struct TrackStoreTests {
     let store: TrackStore
     let pool: DatabasePool
     let t0 = Fixtures.now
@@ -71,7 +72,7 @@ final class CommitCounter: TransactionObserver, Sendable {
     }
 }
 
-@Suite struct TrackStoreCompactionTests {
+@Suite(.holdsResources) struct TrackStoreCompactionTests {
     let t0 = Fixtures.now
 
     func rows(_ range: Range<Int>) -> [HistoryRow] {

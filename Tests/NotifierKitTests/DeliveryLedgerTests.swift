@@ -3,11 +3,12 @@ import GRDB
 import NotifierKit
 import SafeWalkCore
 import SafeWalkStorage
+import TestSupport
 import Testing
 
 /// The ledger's accesses are async, yet a shutdown (a cancelled task) never drops one: what was
 /// sent is recorded as sent, or the next start would send it again.
-@Suite struct DeliveryLedgerTests {
+@Suite(.holdsResources) struct DeliveryLedgerTests {
     @Test func aCancelledTaskStillRecordsTheSendItMade() async throws {
         let (pool, directory) = try SQLiteStore.temporary(migrator: DeliveryLedger.migrator)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -8,7 +8,7 @@ import Testing
 
 /// The notifier with its production channels against a fake Twilio (real HTTP, Twilio's wire
 /// format), a real SQLite ledger, an in-memory bus and virtual time.
-@Suite("Delivery through the device and a Twilio-compatible SMS gateway")
+@Suite("Delivery through the device and a Twilio-compatible SMS gateway", .holdsResources)
 struct DeliveryTests {
     static let settle = ["SAFEWALK_CONTACTS_SETTLE": "30"]
 
@@ -167,7 +167,7 @@ struct DeliveryTests {
     }
 }
 
-@Suite("Notifier service: contact refresh and hostile input")
+@Suite("Notifier service: contact refresh and hostile input", .holdsResources)
 struct NotifierServiceTests {
     @Test func aChangedContactListIsUsedForTheNextEscalation() async throws {
         let gateway = try await FakeTwilioGateway()

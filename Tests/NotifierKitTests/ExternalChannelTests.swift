@@ -9,7 +9,7 @@ import Testing
 
 /// The out-of-process channel example of docs/CHANNELS.md, run against a real broker with its
 /// own client (and broker user), exactly as the separate program would run it.
-@Suite("An out-of-process channel subscribing to escalations")
+@Suite("An out-of-process channel subscribing to escalations", .holdsResources)
 struct ExternalChannelTests {
     @Test func itDeliversEachEscalationOnceAcrossRestartsAndReportsOnDelivery() async throws {
         let broker = try await MosquittoBroker.start()

@@ -12,7 +12,7 @@ import Testing
 /// desk's name, and its close (`closedBy: desk` on `_incidents/{w}`) tells everyone told, once,
 /// who closed the alert and why. The walker's phone hears of either only through
 /// `DeviceDisclosure`: never about a duress incident.
-@Suite("The monitoring desk in the ladder")
+@Suite("The monitoring desk in the ladder", .holdsResources)
 struct LadderDeskTests {
     static let olga = WalkerID(validating: "olga")!
 

@@ -11,7 +11,7 @@ import Testing
 /// The ladder wired into the notifier: real SQLite, the in-memory bus, recording SMS and webhook
 /// channels, the real device channel, and the ladder on its own virtual clock (deliveries on an
 /// auto-advancing one, so retries never wait).
-@Suite("The escalation ladder in the notifier")
+@Suite("The escalation ladder in the notifier", .holdsResources)
 struct LadderFlowTests {
     static let ana = Contact(id: "c1", name: "Ana", rawPhone: "(512) 555-0101")
     static let cal = Contact(id: "c4", name: "Cal", rawPhone: "737 555 0102")
@@ -231,7 +231,7 @@ struct LadderFlowTests {
     }
 }
 
-@Suite("The ladder and an erasure")
+@Suite("The ladder and an erasure", .holdsResources)
 struct LadderErasureTests {
     @Test func erasingTheWalkerDeletesTheLaddersRowsAndClearsItsRetainedState() async throws {
         let rig = try await LadderFlowTests.rig()

@@ -8,7 +8,7 @@ import Testing
 /// The monitoring desk end to end through the real `notifier` executable, a real broker and the
 /// fake Twilio: the desk's acknowledgement and its close, as `web` and the watchdog publish them,
 /// reach the contacts by text and the walker's phone on `{w}/alert`, each once.
-@Suite("notifier process: the monitoring desk")
+@Suite("notifier process: the monitoring desk", .holdsResources)
 struct NotifierDeskProcessTests {
     static let cal = Contact(id: "c4", name: "Cal", rawPhone: "737 555 0102")
     static let numbers = ["+15125550101", "+17375550102"]

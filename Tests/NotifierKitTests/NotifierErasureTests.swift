@@ -5,11 +5,12 @@ import NotifierKit
 import SafeWalkCore
 import SafeWalkMQTT
 import SafeWalkStorage
+import TestSupport
 import Testing
 
 /// The notifier's part of an account deletion: the walker's escalations and deliveries leave the
 /// ledger and its contact list leaves memory; other walkers keep theirs; asking again is fine.
-@Suite struct NotifierErasureTests {
+@Suite(.holdsResources) struct NotifierErasureTests {
     let pool: DatabasePool
     let ledger: DeliveryLedger
     let directory: URL

@@ -7,7 +7,7 @@ import Testing
 
 /// The real `notifier` executable, a real broker, a fake Twilio: killed with SIGKILL in the
 /// middle of a delivery and restarted, it finishes and sends nothing twice.
-@Suite("notifier process: crash safety")
+@Suite("notifier process: crash safety", .holdsResources)
 struct NotifierProcessTests {
     static let cal = Contact(id: "c4", name: "Cal", rawPhone: "737 555 0102")
 

@@ -9,7 +9,7 @@ import Testing
 
 /// The notifier executable and the out-of-process example channel, each logged in as its own
 /// user on a broker running the project's own mosquitto.conf and ACL.
-@Suite("notifier and an external channel under the production ACL")
+@Suite("notifier and an external channel under the production ACL", .holdsResources)
 struct ProductionACLTests {
     @Test func bothDeliverAnEscalationUsingOnlyTheirOwnBrokerUsers() async throws {
         let users = [

@@ -11,7 +11,7 @@ import Testing
 #endif
 
 /// The built `safewalk simulate` against a real Mosquitto and a watchdog that answers late.
-@Suite struct ActionRepeatIntegrationTests {
+@Suite(.holdsResources) struct ActionRepeatIntegrationTests {
     let alice = try! WalkerID("alice")
 
     func start(_ arguments: [String]) throws -> ChildProcess {

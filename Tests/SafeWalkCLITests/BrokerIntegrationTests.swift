@@ -7,7 +7,7 @@ import Testing
 @testable import SafeWalkCLI
 
 /// The CLI against a real Mosquitto: in-process clients and the built `safewalk` executable.
-@Suite struct BrokerIntegrationTests {
+@Suite(.holdsResources) struct BrokerIntegrationTests {
     let alice = try! WalkerID("alice")
 
     func run(_ arguments: [String], within seconds: Double = 15) async throws -> (status: Int32, output: String) {

@@ -10,7 +10,7 @@ import Testing
 /// The built `safewalk circle …` and `safewalk watch` against the production ACL on a real
 /// Mosquitto, signed in as alice; a tiny responder logged in as contacts-store plays the circle
 /// owner (it knows nothing of contacts-store's own implementation).
-@Suite struct CircleIntegrationTests {
+@Suite(.holdsResources) struct CircleIntegrationTests {
     static let users = ["alice": "alice-password-1", "contacts-store": "store-password-1"]
     let alice = try! WalkerID("alice")
     let bob = try! WalkerID("bob")

@@ -5,7 +5,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite("Reconnection after the broker restarts")
+@Suite("Reconnection after the broker restarts", .holdsResources)
 struct ReconnectTests {
     @Test func persistentSessionKeepsEveryAcknowledgedMessageAcrossABrokerRestart() async throws {
         let broker = try await MosquittoBroker.start(persistence: true)
@@ -65,7 +65,7 @@ struct ReconnectTests {
     }
 }
 
-@Suite("A persistent session's queue")
+@Suite("A persistent session's queue", .holdsResources)
 struct QueuedWhileAwayTests {
     @Test func messagesQueuedWhileAwayAreKeptUntilTheServiceSubscribesAgain() async throws {
         let broker = try await MosquittoBroker.start()
@@ -84,7 +84,7 @@ struct QueuedWhileAwayTests {
     }
 }
 
-@Suite("Subscriptions outlive a clean shutdown")
+@Suite("Subscriptions outlive a clean shutdown", .holdsResources)
 struct SessionSubscriptionTests {
     @Test func aServiceThatStopsCleanlyStillGetsWhatWasPublishedWhileItWasDown() async throws {
         let broker = try await MosquittoBroker.start()
@@ -132,7 +132,7 @@ extension MQTTSubscription {
     }
 }
 
-@Suite("Starting before the broker")
+@Suite("Starting before the broker", .holdsResources)
 struct EarlyStartTests {
     @Test func aClientStartedBeforeItsBrokerConnectsWhenTheBrokerAppears() async throws {
         let broker = try MosquittoBroker()  // configured, not started: nothing listens yet

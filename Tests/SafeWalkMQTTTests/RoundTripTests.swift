@@ -3,7 +3,7 @@ import SafeWalkMQTT
 import TestSupport
 import Testing
 
-@Suite("MQTT client against a real mosquitto")
+@Suite("MQTT client against a real mosquitto", .holdsResources)
 struct RoundTripTests {
     @Test func qos0MessageArrives() async throws {
         let broker = try await MosquittoBroker.start()

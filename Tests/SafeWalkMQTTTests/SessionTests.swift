@@ -4,7 +4,7 @@ import Testing
 
 @testable import SafeWalkMQTT
 
-@Suite("Last Will, reconnection and slow consumers")
+@Suite("Last Will, reconnection and slow consumers", .holdsResources)
 struct SessionTests {
     @Test func lastWillIsPublishedWhenAClientDiesWithoutDisconnecting() async throws {
         let broker = try await MosquittoBroker.start()

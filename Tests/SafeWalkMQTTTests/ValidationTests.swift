@@ -4,7 +4,7 @@ import SafeWalkMQTT
 import TestSupport
 import Testing
 
-@Suite("MQTT client errors")
+@Suite("MQTT client errors", .holdsResources)
 struct ValidationTests {
     @Test func publishingToAWildcardTopicIsATypedError() async throws {
         let broker = try await MosquittoBroker.start()

@@ -6,7 +6,7 @@ import Testing
 
 /// Every executable: starts, connects, announces `online`, stops cleanly on SIGTERM and is
 /// reported `offline` by its Last Will when it dies instead.
-@Suite("The five service executables")
+@Suite("The five service executables", .holdsResources)
 struct ExecutableLifecycleTests {
     static let services: [ServiceName] = [.locationIngest, .watchdog, .companionChat, .notifier, .contactsStore]
 

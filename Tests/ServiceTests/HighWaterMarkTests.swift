@@ -9,7 +9,7 @@ import Testing
 
 /// Each subscription's deepest backlog reaches the observer (and so the Prometheus gauge
 /// `safewalk_mqtt_subscription_buffer_high_water_mark{service,filter}`) once per new maximum.
-@Suite("Subscription buffer high-water mark")
+@Suite("Subscription buffer high-water mark", .holdsResources)
 struct HighWaterMarkTests {
     final class Recorder: MQTTObserver {
         let marks = Mutex<[String: [Int]]>([:])

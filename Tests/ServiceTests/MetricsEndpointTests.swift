@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("Prometheus metrics and health over HTTP")
+@Suite("Prometheus metrics and health over HTTP", .holdsResources)
 struct MetricsEndpointTests {
     func get(_ url: URL) async throws -> (Int, String) {
         let (data, response) = try await URLSession.shared.data(from: url)

@@ -58,3 +58,12 @@ public actor ConcurrencyGate {
         waiting.remove(at: index).continuation.resume()
     }
 }
+
+extension ConcurrencyGate {
+    /// Tests that each hold a broker, an HTTP server, an SQLite file or a few of them. Swift
+    /// Testing starts every test of the run at once, and the first second of a full run held 215
+    /// temporary databases open together (about 2.5 descriptors each) beside hundreds of sockets:
+    /// past 1024, and the next MQTT client could not connect. Suites that hold such things take
+    /// ``Trait/holdsResources``, and at most this many of their tests run at a time.
+    public static let resources = ConcurrencyGate(places: 24, wait: 120)
+}

@@ -8,7 +8,7 @@ import WatchdogKit
 /// The real ``WatchdogService`` (in-memory bus, real SQLite, real PBKDF2): every action is
 /// answered once recorded, repeats are answered again and applied once, refused input is
 /// answered on the device's own `{w}/rejected`, and the device cannot tell duress from cancel.
-@Suite struct ActionAnswerTests {
+@Suite(.holdsResources) struct ActionAnswerTests {
     @Test func anActionIsAnsweredOnceRecordedAndARepeatIsAnsweredAgainButAppliedOnce() async throws {
         let h = try await ServiceHarness()
         let answers = try await h.bus.subscribe("safewalk/alice/action/result", qos: .atLeastOnce)

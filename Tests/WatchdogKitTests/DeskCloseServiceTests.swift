@@ -8,7 +8,7 @@ import WatchdogKit
 /// The real ``WatchdogService`` (in-memory bus, real SQLite, manual clock) reading `_desk/close`:
 /// answered on `_desk/result` only once the close is in SQLite, kept across a restart, and
 /// unreadable requests refused and reported without their payload.
-@Suite struct DeskCloseServiceTests {
+@Suite(.holdsResources) struct DeskCloseServiceTests {
     let alice = WalkerID(validating: "alice")!
 
     func close(_ incident: String, id: String = "d1", note: String? = nil) -> DeskClose {

@@ -7,7 +7,7 @@ import WatchdogKit
 
 /// The watchdog's part of deleting an account: refused while an incident is open, otherwise the
 /// watch, its timers, its rows and its retained status all go; asking again is fine.
-@Suite struct ErasureTests {
+@Suite(.holdsResources) struct ErasureTests {
     let alice = WalkerID(validating: "alice")!
 
     @Test func onlyAnOpenIncidentDuressOrHeldSwitchRefusesAnErasure() {

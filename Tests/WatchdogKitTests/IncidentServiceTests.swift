@@ -8,7 +8,7 @@ import WatchdogKit
 /// The real ``WatchdogService`` (in-memory bus, real SQLite, manual clock) publishing
 /// `_incidents/{w}`: retained, through the outbox, with the first escalation's id, across a
 /// restart.
-@Suite struct IncidentServiceTests {
+@Suite(.holdsResources) struct IncidentServiceTests {
     let alice = WalkerID(validating: "alice")!
 
     @Test func theServicesTopicFollowsAnIncidentFromOpenToClosed() async throws {

@@ -6,7 +6,7 @@ import Testing
 import WatchdogKit
 
 /// The service shell on an in-memory bus and a manual clock: ordering, persistence, recovery.
-@Suite struct ServiceTests {
+@Suite(.holdsResources) struct ServiceTests {
     @Test func aSilentWalkerIsPromptedThenEscalatedOnceAndTheOutboxRowIsMarkedSent() async throws {
         let h = try await ServiceHarness()
         let statuses = try await h.bus.subscribe("safewalk/alice/status", qos: .atLeastOnce)

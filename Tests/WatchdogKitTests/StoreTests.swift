@@ -2,11 +2,12 @@ import Foundation
 import GRDB
 import SafeWalkCore
 import SafeWalkStorage
+import TestSupport
 import Testing
 import WatchdogKit
 
 /// The SQLite file: watches round-trip, the outbox keeps what the broker has not acknowledged.
-@Suite struct StoreTests {
+@Suite(.holdsResources) struct StoreTests {
     func store() throws -> (WatchStore, URL) {
         let (pool, directory) = try SQLiteStore.temporary(migrator: WatchStore.migrator)
         return (WatchStore(database: pool), directory)

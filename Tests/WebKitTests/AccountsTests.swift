@@ -2,10 +2,11 @@ import Foundation
 import SafeWalkCore
 import SafeWalkService
 import SafeWalkWebKit
+import TestSupport
 import Testing
 
 /// ``Accounts`` without HTTP: what happens between requests and across a restart.
-@Suite struct AccountsTests {
+@Suite(.holdsResources) struct AccountsTests {
     @Test func anOlderHashIsRedoneWithTheCurrentRoundsAtTheNextGoodSignIn() async throws {
         let web = try WebFixture()
         _ = try await web.accounts.signUp(

@@ -13,7 +13,7 @@ import Testing
 
 /// "I'm on it" from a page's button and from a text message, and the gateway's delivery reports:
 /// each becomes one message to the notifier, and only what proves itself does.
-@Suite(.serialized) struct AcknowledgementHTTPTests {
+@Suite(.serialized, .holdsResources) struct AcknowledgementHTTPTests {
     let mum = (name: "Mum", token: PageToken.mint())
     let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
 

@@ -4,12 +4,13 @@ import Hummingbird
 import HummingbirdTesting
 import SafeWalkCore
 import SafeWalkWebKit
+import TestSupport
 import Testing
 
 /// Sessions and their broker logins (issue 20) over loopback HTTP, with broker-admin in memory:
 /// made at sign-in, revoked at sign-out, at a password change and when expired; the session
 /// read back and slid by `GET /v1/sessions/current`; the publish route's refusals.
-@Suite("The walker's app: sessions and their broker logins")
+@Suite("The walker's app: sessions and their broker logins", .holdsResources)
 struct AppSessionHTTPTests {
     func login(_ user: String, cookie: String) -> String {
         SessionLogin(user: try! WalkerID(user), tokenHash: Secrets.digest(cookie)).username

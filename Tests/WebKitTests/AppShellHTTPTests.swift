@@ -2,13 +2,14 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 @testable import SafeWalkWebKit
 
 /// The walker's app over real loopback HTTP: `/`, `/app/…`, `/sw.js` and `/app.webmanifest` with
 /// their types, the Content-Security-Policy, and caching that never serves yesterday's app.
-@Suite struct AppShellHTTPTests {
+@Suite(.holdsResources) struct AppShellHTTPTests {
     @Test func theShellIsServedWithItsPolicyAndNeverCached() async throws {
         let web = try WebFixture()
         try await web.live { client in

@@ -3,9 +3,10 @@ import Hummingbird
 import HummingbirdTesting
 import SafeWalkCore
 import SafeWalkWebKit
+import TestSupport
 import Testing
 
-@Suite struct DeletionHTTPTests {
+@Suite(.holdsResources) struct DeletionHTTPTests {
     static let everyService: Set<ServiceName> = Set([ErasingServices.first] + ErasingServices.rest)
 
     @Test func deletingErasesEverywhereThenForgetsTheAccount() async throws {

@@ -13,7 +13,7 @@ import Testing
 /// their own side, positions only during an open incident (and every one served is audited
 /// first), the walker told who looked (held during duress), and the desk's close and
 /// acknowledgement handed to the watchdog and the notifier.
-@Suite(.serialized) struct DeskHTTPTests {
+@Suite(.serialized, .holdsResources) struct DeskHTTPTests {
     @Test func operatorsAndWalkersStayOnTheirOwnSide() async throws {
         let desk = try await DeskFixture.start()
         try await desk.serve { client, _ in
@@ -106,7 +106,7 @@ import Testing
             try await desk.untilDeskSees(.open)
             let board = try await EventStream.read(
                 port: port, path: "/v1/desk/events", cookie: olga.cookie,
-                until: [#""incident":"i-1""#, #""lat":51.5072"#, #""alert":1"#])
+                until: [#""incident":"i-1""#, #""lat":51.5072"#, #""alert":1"#], within: 20)
             #expect(board.contains("event: board"))
             #expect(board.contains(#""walker":"alice""#))
             let notice = try await notices.first(1)

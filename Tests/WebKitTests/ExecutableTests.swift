@@ -14,7 +14,7 @@ import Testing
 
 /// The real `web` executable, on a real broker: it serves the API from its environment, survives
 /// hostile bodies, speaks HTTPS when given a certificate, and stops cleanly on SIGTERM.
-@Suite(.serialized) struct ExecutableTests {
+@Suite(.serialized, .holdsResources) struct ExecutableTests {
     func start(_ broker: MosquittoBroker, port: Int, environment: [String: String] = [:]) async throws -> ChildProcess {
         let process = try ServiceProcess.start(
             Web.name, broker: broker, environment: ["SAFEWALK_HTTP_PORT": "\(port)"].merging(environment) { $1 })

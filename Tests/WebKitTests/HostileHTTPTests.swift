@@ -3,9 +3,10 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import SafeWalkWebKit
+import TestSupport
 import Testing
 
-@Suite struct HostileHTTPTests {
+@Suite(.holdsResources) struct HostileHTTPTests {
     let signUp = #"{"username":"alice","email":"alice@example.org","password":"walk-safe-1"}"#
 
     @Test func anOversizedBodyIsRefusedBeforeItIsRead() async throws {

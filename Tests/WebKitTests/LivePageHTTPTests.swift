@@ -12,7 +12,7 @@ import Testing
 
 /// A contact's live page over real HTTP, fed from a real broker: found by its token, dead when
 /// revoked or after the grace, never a position once the walker is safe, live over SSE.
-@Suite(.serialized) struct LivePageHTTPTests {
+@Suite(.serialized, .holdsResources) struct LivePageHTTPTests {
     let mum = (name: "Mum", token: PageToken.mint())
     let sam = (name: "Sam", token: PageToken.mint())
 

@@ -11,7 +11,7 @@ import Testing
 /// The walk on a contact's page: its destination and ETA come from the device's `{w}/status`, and
 /// only those. The page's state stays the incident's, whatever the status says (under a duress PIN
 /// the device is shown a cancel), and a closed page shows no walk at all.
-@Suite(.serialized) struct LivePageWalkHTTPTests {
+@Suite(.serialized, .holdsResources) struct LivePageWalkHTTPTests {
     let mum = (name: "Mum", token: PageToken.mint())
 
     func status(_ state: WatchState, destination: String, eta: Double, now: Double) -> WatchStatus {

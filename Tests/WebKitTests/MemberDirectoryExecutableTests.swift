@@ -12,7 +12,7 @@ import Testing
 
 /// The real `web` executable publishes the member directory at its start, from its own
 /// database: active accounts retained, an unfinished sign-up's record cleared.
-@Suite(.serialized) struct MemberDirectoryExecutableTests {
+@Suite(.serialized, .holdsResources) struct MemberDirectoryExecutableTests {
     @Test func theExecutablesStartRetainsEveryActiveAccountAndClearsAnUnfinishedSignUp() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent(
             "web-members-\(UUID().uuidString.prefix(8))")

@@ -8,7 +8,7 @@ import Testing
 /// `_members/{w}` on a real Mosquitto: a sign-up retains the account's record, an erasure clears
 /// it from its first step (and a cancelled one gives it back), and web's next start makes the
 /// broker's records match the accounts again, healing what an outage lost.
-@Suite(.serialized) struct MemberDirectoryTests {
+@Suite(.serialized, .holdsResources) struct MemberDirectoryTests {
     struct Rig: Sendable {
         let broker: MosquittoBroker
         let bus: MQTTClient

@@ -1,11 +1,12 @@
 import Foundation
 import SafeWalkCore
 import SafeWalkWebKit
+import TestSupport
 import Testing
 
 /// The member directory's rules, without a broker: which accounts `_members/{w}` shows, and what
 /// a sign-up does when the directory is away.
-@Suite struct MembershipTests {
+@Suite(.holdsResources) struct MembershipTests {
     static let alice = WalkerID(validating: "alice")!
     static let bob = WalkerID(validating: "bob")!
     static let created = Date(timeIntervalSince1970: 1_760_000_000.75)

@@ -4,9 +4,10 @@ import Hummingbird
 import HummingbirdTesting
 import SafeWalkCore
 import SafeWalkWebKit
+import TestSupport
 import Testing
 
-@Suite struct OwnTracksHTTPTests {
+@Suite(.holdsResources) struct OwnTracksHTTPTests {
     @Test func theConfigurationUsesAFreshDeviceLoginAndTheDocumentedKeys() async throws {
         let web = try WebFixture()
         try await web.live { client in

@@ -2,9 +2,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SafeWalkWebKit
+import TestSupport
 import Testing
 
-@Suite struct PasswordChangeHTTPTests {
+@Suite(.holdsResources) struct PasswordChangeHTTPTests {
     func change(_ client: some TestClientProtocol, _ session: Credentials, old: String, new: String) async throws
         -> TestResponse
     {

@@ -11,7 +11,7 @@ import Testing
 
 /// `/v1/app/push` over loopback HTTP, and pushes from a real Mosquitto to the fake push service:
 /// web on a temporary database, the test publishing as the watchdog, the notifier and the circle owner.
-@Suite("Web Push: routes and delivery", .serialized)
+@Suite("Web Push: routes and delivery", .serialized, .holdsResources)
 struct PushHTTPTests {
     struct Rig: Sendable {
         let web: WebFixture

@@ -3,11 +3,12 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SafeWalkWebKit
+import TestSupport
 import Testing
 
 /// docs/openapi.json and the router agree: every documented operation is served, and every
 /// served route is documented.
-@Suite struct RouteTableTests {
+@Suite(.holdsResources) struct RouteTableTests {
     static let openAPI = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("docs/openapi.json")

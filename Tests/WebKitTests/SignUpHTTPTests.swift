@@ -2,9 +2,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SafeWalkWebKit
+import TestSupport
 import Testing
 
-@Suite struct SignUpHTTPTests {
+@Suite(.holdsResources) struct SignUpHTTPTests {
     @Test func aSignUpCreatesTheAccountAndItsBrokerLogin() async throws {
         let web = try WebFixture()
         try await web.live { client in

@@ -7,7 +7,7 @@ import Testing
 /// The real `contacts-store` executable as the circle owner, on a real broker with a real SQLite
 /// file: commands answered once per id, a SIGKILL losing nothing, an inbox kept for a phone that
 /// was off, and an incident's live view following the walker until it closes.
-@Suite struct CircleIntegrationTests {
+@Suite(.holdsResources) struct CircleIntegrationTests {
     let members = ["alice", "bob", "carol"]
 
     func start(_ broker: MosquittoBroker, env extra: [String: String] = [:]) async throws -> ChildProcess {

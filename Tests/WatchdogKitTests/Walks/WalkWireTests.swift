@@ -3,12 +3,13 @@ import GRDB
 import SafeWalkCore
 import SafeWalkMQTT
 import SafeWalkStorage
+import TestSupport
 import Testing
 
 @testable import WatchdogKit
 
 /// `to` and `extendWhileProgressing` on the wire, in the status, in SQLite and in the outbox.
-@Suite struct WalkWireTests {
+@Suite(.holdsResources) struct WalkWireTests {
     typealias F = WalkFixtures
     let decoder = InputDecoder(prefix: "safewalk", maxBytes: 1_024)
 

@@ -23,7 +23,9 @@ extension Desk {
                 "operator": "\(`operator`)", "walker": "\(incident.walker)", "incident": "\(incident.incident)",
                 "what": "\(what.rawValue)",
             ])
-        if first { await sendWaitingNotices(of: incident.walker) }
+        // The record is what must come before serving; the walker's notice goes out beside it, so
+        // a slow broker never holds up what the operator needs to see now.
+        if first { Task { await sendWaitingNotices(of: incident.walker) } }
     }
 
     /// Sends the walker's waiting notices that the device may be told now, each marked sent once
