@@ -22,6 +22,24 @@ extension ServiceStack {
         services: [ServiceName] = services, environment: [String: String] = [:],
         webSettings: [String: String] = [:], openMetricsPorts: Bool = false
     ) async throws -> ServiceStack {
+        // web's port is chosen free, but another test may take it before web binds it: then web
+        // exits with "Address already in use" and the whole stack starts again on fresh ports.
+        for attempt in 1...3 {
+            do {
+                return try await startWithAccountsOnce(
+                    services: services, environment: environment, webSettings: webSettings,
+                    openMetricsPorts: openMetricsPorts)
+            } catch HarnessError.processFailed(let why) where why.contains("Address already in use") && attempt < 3 {
+                continue
+            }
+        }
+        throw HarnessError.timedOut("a free port for web")
+    }
+
+    private static func startWithAccountsOnce(
+        services: [ServiceName], environment: [String: String], webSettings: [String: String],
+        openMetricsPorts: Bool
+    ) async throws -> ServiceStack {
         let broker = try await DynamicSecurityBroker.start(
             users: logins(
                 for: ["operator", SecuredBroker.observer, ServiceName.web.rawValue] + services.map(\.rawValue)),

@@ -112,6 +112,15 @@ public final class ServiceStack: Sendable {
                 try await eventually("\(member) metrics endpoint", within: 20) { Loopback.isAccepting(port: port) }
             }
             for (member, port) in httpPorts {
+                // Accepting is not enough: the port was free when chosen, and another test's server
+                // may have taken it since. The member says when it is listening itself, or exits.
+                try await eventually("\(member) listening on port \(port)", within: 20) {
+                    processes[member]?.output.contains("HTTP listening") == true
+                        || processes[member]?.exitStatusIfEnded() != nil
+                }
+                if let status = processes[member]?.exitStatusIfEnded() {
+                    throw HarnessError.processFailed("\(member) exited (\(status)) instead of listening on \(port)")
+                }
                 try await eventually("\(member) on port \(port)", within: 20) { Loopback.isAccepting(port: port) }
             }
             return ServiceStack(

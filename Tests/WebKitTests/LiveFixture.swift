@@ -120,32 +120,48 @@ extension TestResponse {
 }
 
 /// A Server-Sent Events reader over a plain socket: reads until the stream holds `needle`.
+///
+/// The blocking reads run on a thread of their own, never on Swift's cooperative pool: that pool
+/// has one thread per core (two here), and a read parked on it for up to `seconds` left the
+/// HTTP servers of every other test (and this one's) without a thread to answer on, so a full
+/// run timed out with nothing received.
 enum EventStream {
     static func read(
         port: Int, path: String, cookie: String? = nil, until needles: [String], within seconds: Int = 10
     ) async throws -> String {
-        try await Task.detached {
-            let fd = try Loopback.connectedSocket(port: port)
-            defer { close(fd) }
-            var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            let cookieLine = cookie.map { "Cookie: \(SessionCookie.name)=\($0)\r\n" } ?? ""
-            let request =
-                "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\(cookieLine)\r\n"
-            _ = request.withCString { send(fd, $0, strlen($0), 0) }
-            var received = Data()
-            var buffer = [UInt8](repeating: 0, count: 16_384)
-            var remaining = needles
-            while !remaining.isEmpty {
-                let count = recv(fd, &buffer, buffer.count, 0)
-                guard count > 0 else {
-                    throw HarnessError.timedOut("\(remaining) in \(String(decoding: received, as: UTF8.self))")
-                }
-                received.append(contentsOf: buffer[0..<count])
-                let text = String(decoding: received, as: UTF8.self)
-                while let first = remaining.first, text.contains(first) { remaining.removeFirst() }
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    with: Result {
+                        try blockingRead(port: port, path: path, cookie: cookie, until: needles, within: seconds)
+                    })
             }
-            return String(decoding: received, as: UTF8.self)
-        }.value
+        }
+    }
+
+    private static func blockingRead(
+        port: Int, path: String, cookie: String?, until needles: [String], within seconds: Int
+    ) throws -> String {
+        let fd = try Loopback.connectedSocket(port: port)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let cookieLine = cookie.map { "Cookie: \(SessionCookie.name)=\($0)\r\n" } ?? ""
+        let request =
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\(cookieLine)\r\n"
+        _ = request.withCString { send(fd, $0, strlen($0), 0) }
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        var remaining = needles
+        while !remaining.isEmpty {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else {
+                throw HarnessError.timedOut("\(remaining) in \(String(decoding: received, as: UTF8.self))")
+            }
+            received.append(contentsOf: buffer[0..<count])
+            let text = String(decoding: received, as: UTF8.self)
+            while let first = remaining.first, text.contains(first) { remaining.removeFirst() }
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 }

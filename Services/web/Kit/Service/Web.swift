@@ -54,7 +54,14 @@ public enum Web {
             SessionSweeper(accounts: accounts),
             MemberRepublisher(accounts: accounts, forgotten: forgotten.compactMap(WalkerID.init(validating:))),
             ErasureResumer(accounts: accounts), live, push, desk,
-            try WebApplication.make(accounts: accounts, live: live, push: push, app: app, desk: desk),
+            try WebApplication.make(
+                accounts: accounts, live: live, push: push, app: app, desk: desk,
+                onServerRunning: { [logger = context.logger] channel in
+                    // Said once the port is ours: a supervisor (or a test) can tell it from a port
+                    // another process holds.
+                    logger.notice(
+                        "HTTP listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")"])
+                }),
         ]
     }
 }
