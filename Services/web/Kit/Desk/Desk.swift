@@ -70,13 +70,7 @@ public final class Desk: Service, Sendable {
     }
 
     public func run() async throws {
-        await withDiscardingTaskGroup { group in
-            for subscription in subscriptions {
-                group.addTask { [self] in
-                    for await message in subscription.cancelOnGracefulShutdown() { await receive(message) }
-                }
-            }
-        }
+        await subscriptions.receiveUntilShutdown { [self] message in await receive(message) }
         boards.finishAll()
         walkers.finishAll()
         closes.failAll(CancellationError())

@@ -81,13 +81,7 @@ public final class LivePages: Service, Sendable {
     /// Reads every subscription until shutdown; then ends the event streams and fails whoever
     /// still waits for an answer.
     public func run() async throws {
-        await withDiscardingTaskGroup { group in
-            for subscription in subscriptions {
-                group.addTask { [self] in
-                    for await message in subscription.cancelOnGracefulShutdown() { await receive(message) }
-                }
-            }
-        }
+        await subscriptions.receiveUntilShutdown { [self] message in await receive(message) }
         watchers.finishAll()
         answers.failAll(CancellationError())
     }
