@@ -53,22 +53,37 @@ public enum EscalationRules {
     /// Every running deadline, earliest first; ties in the order walkOverdue, noReply,
     /// noMovement, trackerOffline (most specific first). Empty when not watching.
     public static func deadlines(_ timers: WatchTimers, thresholds: SafetyThresholds = .defaults) -> [Deadline] {
-        guard let since = timers.watchedSince else { return [] }
         var result: [Deadline] = []
-        if let eta = timers.walkETA { result.append(Deadline(at: eta, reason: .walkOverdue)) }
+        forEachDeadline(timers, thresholds: thresholds) { result.append($0) }
+        return result.sorted(by: precedes)
+    }
+
+    /// The rules themselves: each running deadline, in no particular order. Handed out one by one
+    /// so that finding the next one allocates nothing: it is asked on every change of every watch
+    /// and for each of a million watches restored at start-up (nextWake was a quarter of a
+    /// restore when it sorted an array per watch).
+    static func forEachDeadline(
+        _ timers: WatchTimers, thresholds: SafetyThresholds, _ body: (Deadline) -> Void
+    ) {
+        guard let since = timers.watchedSince else { return }
+        if let eta = timers.walkETA { body(Deadline(at: eta, reason: .walkOverdue)) }
         // The seed's rule: no reply for `noReplyAfter` counted from the last reply (or imSafe,
         // or the start of the watch), whether or not a prompt has gone out yet. Prompts only
         // remind; they never move this deadline.
-        result.append(Deadline(at: noReplyDeadline(since: since, timers, thresholds: thresholds), reason: .noReply))
+        body(Deadline(at: noReplyDeadline(since: since, timers, thresholds: thresholds), reason: .noReply))
         // Movement before the watch began does not count towards it.
         if timers.followsMovement {
             let moved = max(since, timers.lastMovedAt ?? since)
-            result.append(Deadline(at: moved + thresholds.noMovementAfter, reason: .noMovement))
+            body(Deadline(at: moved + thresholds.noMovementAfter, reason: .noMovement))
         }
         if let offline = timers.offlineSince {
-            result.append(Deadline(at: max(since, offline) + thresholds.offlineGrace, reason: .trackerOffline))
+            body(Deadline(at: max(since, offline) + thresholds.offlineGrace, reason: .trackerOffline))
         }
-        return result.sorted { $0.at != $1.at ? $0.at < $1.at : rank($0.reason) < rank($1.reason) }
+    }
+
+    /// Earlier first; at the same moment, the more specific reason first.
+    static func precedes(_ a: Deadline, _ b: Deadline) -> Bool {
+        a.at != b.at ? a.at < b.at : rank(a.reason) < rank(b.reason)
     }
 
     private static func rank(_ reason: EscalationReason) -> Int {
@@ -97,7 +112,11 @@ public enum EscalationRules {
 
     /// The next deadline to schedule.
     public static func nextDeadline(_ timers: WatchTimers, thresholds: SafetyThresholds = .defaults) -> Deadline? {
-        deadlines(timers, thresholds: thresholds).first
+        var first: Deadline?
+        forEachDeadline(timers, thresholds: thresholds) { deadline in
+            if first.map({ precedes(deadline, $0) }) ?? true { first = deadline }
+        }
+        return first
     }
 
     /// The reason to escalate at `now`, if any deadline has passed: the earliest one, which
@@ -106,7 +125,8 @@ public enum EscalationRules {
     public static func due(
         _ timers: WatchTimers, thresholds: SafetyThresholds = .defaults, now: EpochSeconds
     ) -> EscalationReason? {
-        deadlines(timers, thresholds: thresholds).first { now >= $0.at }?.reason
+        // The earliest deadline is the first to pass: if it has not, none has.
+        nextDeadline(timers, thresholds: thresholds).flatMap { now >= $0.at ? $0.reason : nil }
     }
 
     /// When the next check-in prompt is due: `checkInInterval` after the later of the watch

@@ -80,16 +80,18 @@ public struct WatchMachine: Sendable {
     /// When this walker next needs a `.timer` step; nil when nothing is scheduled. The held switch
     /// is timed always; the watch's rules only outside an incident (one incident, one escalation).
     public func nextWake(_ watch: Watch) -> EpochSeconds? {
-        var wakes: [EpochSeconds] = []
-        if let hold = watch.holdDeadline(thresholds) { wakes.append(hold) }
-        if watch.incident == nil, watch.isWatching {
-            if let deadline = EscalationRules.nextDeadline(ruleTimers(watch), thresholds: thresholds)?.at {
-                wakes.append(deadline)
-            }
-            if let checkIn = watch.nextCheckInAt(thresholds) { wakes.append(checkIn) }
-            if let walk = nextWalkWake(watch) { wakes.append(walk) }
+        // The earliest of a few optional times, without an array: asked on every change of every
+        // watch, and for each watch restored at start-up.
+        var earliest = watch.holdDeadline(thresholds)
+        func consider(_ wake: EpochSeconds?) {
+            if let wake, earliest.map({ wake < $0 }) ?? true { earliest = wake }
         }
-        return wakes.min()
+        if watch.incident == nil, watch.isWatching {
+            consider(EscalationRules.nextDeadline(ruleTimers(watch), thresholds: thresholds)?.at)
+            consider(watch.nextCheckInAt(thresholds))
+            consider(nextWalkWake(watch))
+        }
+        return earliest
     }
 
     private func fireDue(_ watch: inout Watch, now: EpochSeconds, into decisions: inout Decisions) {
