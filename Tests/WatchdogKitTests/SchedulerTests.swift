@@ -66,6 +66,32 @@ import WatchdogKit
         #expect(restored.fireDue(now: 50_000).isEmpty, "one incident, one escalation")
     }
 
+    @Test func restoringAllAtOnceFiresExactlyAsRestoringOneByOne() {
+        var source = WatchEngine(machine: WatchMachine(thresholds: Self.thresholds))
+        for n in 0..<60 {
+            let kind: Action.Kind = n % 3 == 0 ? .start : .startWalk(destination: "X", minutes: n % 7 + 1)
+            _ = source.handle(.action(Action(id: "s\(n)", kind: kind)), for: walker(n), now: 1_000 + Double(n))
+        }
+        _ = source.handle(.action(Action(id: "e", kind: .stop)), for: walker(5), now: 1_100)  // nothing to wake
+        let watches = (0..<60).map { source.watch(for: walker($0))! }
+        var oneByOne = WatchEngine(machine: WatchMachine(thresholds: Self.thresholds))
+        for watch in watches { oneByOne.restore(watch) }
+        var atOnce = WatchEngine(machine: WatchMachine(thresholds: Self.thresholds))
+        atOnce.restore(all: watches)
+        #expect(atOnce.count == 60)
+        #expect(atOnce.scheduledEntries == oneByOne.scheduledEntries, "one entry per live deadline, none stale")
+        #expect(atOnce.nextDeadline() == oneByOne.nextDeadline())
+        var fired = 0
+        for now in stride(from: 1_000.0, through: 2_000, by: 5) {
+            let expected = oneByOne.fireDue(now: now).map(\.watch)
+            let actual = atOnce.fireDue(now: now).map(\.watch)
+            #expect(Set(actual) == Set(expected), "at \(now)")
+            #expect(actual.count == expected.count)
+            fired += actual.count
+        }
+        #expect(fired > 60, "check-ins, prompts and overdue walks all came due")
+    }
+
     @Test func manyReschedulesKeepTheHeapBounded() {
         var engine = WatchEngine(machine: WatchMachine(thresholds: Self.thresholds))
         for n in 0..<500 { _ = engine.handle(.action(Action(id: "s", kind: .start)), for: walker(n), now: 1_000) }

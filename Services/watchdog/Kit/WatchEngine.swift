@@ -11,7 +11,7 @@ public struct WatchStep: Sendable {
 /// Every walker's ``Watch`` plus one scheduler over all their deadlines. Synchronous and not
 /// thread-safe: one task owns it. Timers are found by a heap keyed by deadline, never by
 /// looking at every walker.
-public struct WatchEngine {
+public struct WatchEngine: Sendable {
     struct Slot {
         var watch: Watch
         var generation: UInt32
@@ -42,6 +42,37 @@ public struct WatchEngine {
     public mutating func restore(_ watch: Watch) {
         slots[watch.walker] = Slot(watch: watch, generation: 0, wake: nil)
         schedule(watch.walker)
+    }
+
+    /// Puts every watch loaded at start-up back under watch at once: one slot each, and the
+    /// deadlines heapified together in O(n) instead of a million pushes of O(log n) each (the
+    /// restore benchmark, Benchmarks/watchdog/RESULTS.md). Same outcome as ``restore(_:)`` per
+    /// watch; a walker given twice keeps the later watch.
+    public mutating func restore(all watches: [Watch]) {
+        restoreAll(expecting: watches.count) { each in watches.forEach(each) }
+    }
+
+    /// ``restore(all:)`` for about `count` watches handed over one by one as `supply` reads them
+    /// (from SQLite, ``WatchStore/restore(into:)``), so no array of a million watches is built,
+    /// copied into the slots and released.
+    public mutating func restoreAll(
+        expecting count: Int, _ supply: (_ each: (Watch) -> Void) throws -> Void
+    ) rethrows {
+        let wasEmpty = slots.isEmpty
+        slots.reserveCapacity(slots.count + count)
+        var entries: [DeadlineHeap.Entry] = []
+        entries.reserveCapacity(count)
+        var replaced = false
+        try supply { watch in
+            let wake = machine.nextWake(watch)
+            if let wake { entries.append(.init(at: wake, generation: 0, walker: watch.walker)) }
+            if slots.updateValue(Slot(watch: watch, generation: 0, wake: wake), forKey: watch.walker) != nil {
+                replaced = true
+            }
+        }
+        // Entries made on the way are the heap as it must be unless some walker already had a slot
+        // (then its older entry, or an earlier copy's, must not stay live): rebuilt from the slots.
+        if wasEmpty, !replaced { heap.rebuild(entries) } else { rebuildHeap() }
     }
 
     /// Forgets a walker: its watch and its deadline (the heap entry goes stale and never fires).
@@ -112,6 +143,11 @@ public struct WatchEngine {
     /// Stale entries are dropped lazily; if they come to outnumber live ones, rebuild.
     private mutating func compactIfMostlyStale() {
         guard heap.count > 1024, heap.count > 3 * slots.count else { return }
+        rebuildHeap()
+    }
+
+    /// The heap anew from the slots' live deadlines, heapified in O(n).
+    private mutating func rebuildHeap() {
         let live = slots.compactMap { walker, slot in
             slot.wake.map { DeadlineHeap.Entry(at: $0, generation: slot.generation, walker: walker) }
         }

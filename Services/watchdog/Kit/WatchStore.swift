@@ -136,8 +136,19 @@ public struct WatchStore: Sendable {
     /// What a restart needs: every stored watch and the outbox items not yet acknowledged, read
     /// in one snapshot on GRDB's reader queue, so restoring a large file holds no cooperative
     /// thread.
-    public func restore() async throws -> (watches: [Watch], unsent: [OutboxRow]) {
-        try await database.read { db in (try Self.fetchWatches(db), try Self.fetchUnsent(db)) }
+    public func restore(into engine: WatchEngine) async throws -> (engine: WatchEngine, unsent: [OutboxRow]) {
+        try await database.read { db in
+            var engine = engine
+            try engine.restoreAll(expecting: Self.watchCount(db)) { each in try Self.forEachWatch(db, each) }
+            return (engine, try Self.fetchUnsent(db))
+        }
+    }
+
+    /// Every stored watch into `engine`, as ``restore(into:)`` does (for benchmarks).
+    public func restoreWatches(into engine: inout WatchEngine) throws {
+        try database.read { db in
+            try engine.restoreAll(expecting: Self.watchCount(db)) { each in try Self.forEachWatch(db, each) }
+        }
     }
 
     // Synchronous reads, for tests, tools and benchmarks (the in-process benchmark times
@@ -166,11 +177,19 @@ public struct WatchStore: Sendable {
 
     private static func fetchWatches(_ db: Database) throws -> [Watch] {
         var watches: [Watch] = []
-        let cursor = try Row.fetchCursor(db, sql: WatchRow.select)
-        while let row = try cursor.next() {
-            if let watch = WatchRow.watch(from: row) { watches.append(watch) }
-        }
+        try forEachWatch(db) { watches.append($0) }
         return watches
+    }
+
+    private static func watchCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM watch") ?? 0
+    }
+
+    /// Each readable stored watch, in turn (an unreadable walker id is skipped).
+    private static func forEachWatch(_ db: Database, _ body: (Watch) -> Void) throws {
+        try WatchColumns.forEachRow(of: db.makeStatement(sql: WatchRow.select), in: db) { row in
+            if let watch = WatchRow.watch(from: row) { body(watch) }
+        }
     }
 
     private static func fetchUnsent(_ db: Database) throws -> [OutboxRow] {

@@ -94,17 +94,17 @@ public final class WatchdogService: Service, Sendable {
     }
 
     public func run() async throws {
-        var engine = WatchEngine(
-            machine: WatchMachine(thresholds: options.thresholds, walkStallAfter: options.walkStallAfter))
         let started = ContinuousClock.now
-        let (watches, unsent) = try await store.restore()
-        engine.reserve(watches.count)
-        for watch in watches { engine.restore(watch) }
+        let restored = try await store.restore(
+            into: WatchEngine(
+                machine: WatchMachine(thresholds: options.thresholds, walkStallAfter: options.walkStallAfter)))
+        var engine = restored.engine
+        let unsent = restored.unsent
         publisher.enqueue(unsent)
         logger.info(
             "watches restored",
             metadata: [
-                "watches": "\(watches.count)", "unsentOutbox": "\(unsent.count)",
+                "watches": "\(engine.count)", "unsentOutbox": "\(unsent.count)",
                 "took": "\(ContinuousClock.now - started)",
             ])
 
