@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import GRDB
 import SafeWalkCore
@@ -93,19 +94,23 @@ enum InProcessBench {
         }
         let writeSeconds = Measure.elapsed(since: writeStart)
         engine = WatchEngine(machine: machine)
-        let rawTime = try Measure.timed {
-            var rows = 0
-            try pool.read { db in
-                let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM watch")
-                while try cursor.next() != nil { rows += 1 }
+        var rawTime = (wall: 0.0, cpu: 0.0)
+        let rawInstructions = try InstructionCount.of {
+            rawTime = try Measure.timed {
+                var rows = 0
+                try pool.read { db in
+                    let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM watch")
+                    while try cursor.next() != nil { rows += 1 }
+                }
+                precondition(rows == count)
             }
-            precondition(rows == count)
         }
         var restored = WatchEngine(machine: machine)
-        let restoreTime = try Measure.timed {
-            let loaded = try store.loadWatches()
-            restored.reserve(loaded.count)
-            for watch in loaded { restored.restore(watch) }
+        var restoreTime = (wall: 0.0, cpu: 0.0)
+        let restoreInstructions = try InstructionCount.of {
+            restoreTime = try Measure.timed {
+                try store.restoreWatches(into: &restored)
+            }
         }
         print(
             String(
@@ -116,6 +121,11 @@ enum InProcessBench {
             String(
                 format: "restore in CPU seconds: %.2f s (raw row scan %.2f s, ratio %.1f)",
                 restoreTime.cpu, rawTime.cpu, restoreTime.cpu / rawTime.cpu))
+        if let restoreInstructions, let rawInstructions {
+            print(
+                "restore in instructions: \(restoreInstructions) (raw row scan \(rawInstructions), ratio "
+                    + String(format: "%.2f", Double(restoreInstructions) / Double(rawInstructions)) + ")")
+        }
         precondition(restored.count == count)
     }
 
