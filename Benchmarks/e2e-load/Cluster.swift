@@ -17,11 +17,20 @@ actor Cluster {
     private var mounts: [URL] = []
     /// The service whose SQLite directory is the tmpfs.
     nonisolated let tmpfsService: ServiceName?
+    /// The command each process runs under, by name (`mosquitto` or the service's): empty in load
+    /// and fault runs, valgrind's callgrind in the cost run.
+    nonisolated let launcher: @Sendable (String) -> [String]
 
-    init(thresholds: Thresholds, tmpfsFor: ServiceName? = nil) async throws {
+    init(
+        thresholds: Thresholds, tmpfsFor: ServiceName? = nil,
+        launcher: @escaping @Sendable (String) -> [String] = { _ in [] }
+    ) async throws {
         let broker = try await MosquittoBroker.startRetryingPort {
-            try MosquittoBroker { port, directory in Self.brokerConfig(port: port, directory: directory) }
+            try MosquittoBroker(launcher: launcher("mosquitto")) { port, directory in
+                Self.brokerConfig(port: port, directory: directory)
+            }
         }
+        self.launcher = launcher
         self.broker = broker
         gateway = try await FakeSMSGateway()
         if let pid = await broker.pid { Cleanup.register(pid) }
@@ -77,7 +86,8 @@ actor Cluster {
         env["SAFEWALK_MQTT_CLIENT_ID"] = "load-\(service)"
         env["SAFEWALK_DATA_DIR"] = databaseDirectory(service).path
         let process = try ServiceProcess.start(
-            service, broker: broker, environment: env, dataDirectory: dataDirectory(service))
+            service, broker: broker, environment: env, dataDirectory: dataDirectory(service),
+            launcher: launcher(service.rawValue))
         processes[service] = process
         Cleanup.register(process.pid)
     }

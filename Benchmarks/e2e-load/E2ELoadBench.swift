@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchSupport
 import Foundation
+import Logging
 
 /// The end-to-end load benchmark and fault injection (issue 9). Build everything first (the five
 /// services are separate executables): `swift build -c release`, then
@@ -8,6 +9,7 @@ import Foundation
 ///   swift run -c release e2e-load-bench sweep --walkers 5000,10000,15000,20000 [--window 90]
 ///   swift run -c release e2e-load-bench faults [--only kill-watchdog] [--walkers 600]
 ///   swift run -c release e2e-load-bench faults --quick          (CI: exits 1 on any loss/duplicate)
+///   swift run -c release e2e-load-bench cost [--walkers 100]   (instructions per fix, callgrind)
 /// Results and the exact commands used: RESULTS.md beside this file. An unknown or misspelt option
 /// is an error (exit 64), never a silent default.
 @main
@@ -15,7 +17,7 @@ struct E2ELoadBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "e2e-load-bench",
         abstract: "Simulated walkers through a real Mosquitto, the five services and the fake SMS gateway.",
-        subcommands: [Run.self, Sweep.self, Faults.Command.self],
+        subcommands: [Run.self, Sweep.self, Faults.Command.self, Cost.self],
         defaultSubcommand: Run.self)
 }
 
@@ -185,4 +187,38 @@ extension Faults {
 
     /// Every case name `--only` accepts.
     static var names: Set<String> { Set(all(window: 90).map(\.name) + [quick.name]) }
+}
+
+extension E2ELoadBench {
+    /// `e2e-load-bench cost`: instructions per fix per service beside the broker's (issue 22).
+    struct Cost: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Instructions per fix for each service and the broker, counted under QEMU (issue 22).")
+
+        @Option(help: "Simulated walkers (a fix each every 5 s).") var walkers = 100
+        @Option(help: "Walkers who go silent and escalate.") var silent = 5
+        @Option(help: "Seconds of walking after the ramp.") var window: Double = 60
+        @Option(help: "Seconds the stack rests between two readings before the mix.") var idle: Double = 10
+        @Option(help: "SAFEWALK_CHECKIN_INTERVAL (s); also the ramp over which walkers start.")
+        var checkIn: Double = 20
+        @Option(help: "SAFEWALK_NO_REPLY_AFTER (s), counted from the last answer; above --check-in.")
+        var noReply: Double = 30
+        @Option(help: "MQTT connections the simulated phones share.") var connections = 4
+
+        var plan: LoadPlan {
+            let thresholds = Thresholds(checkIn: checkIn, noReply: noReply, noMovement: 3_600)
+            return LoadPlan(
+                walkers: walkers, silent: silent, connections: connections, ramp: checkIn, window: window,
+                silenceStart: 5, silenceSpan: max(1, window - noReply - checkIn - 5), drain: 300,
+                thresholds: thresholds)
+        }
+
+        func run() async throws {
+            Cleanup.install()
+            var logger = Logger(label: "e2e-load")
+            logger.logLevel = .error
+            let result = try await CostRun.execute(plan: plan, idle: idle, logger: logger)
+            print(result.report)
+        }
+    }
 }

@@ -26,10 +26,13 @@ final class Observer: Sendable {
     private let record = Mutex(Record())
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
-    init(port: Int, logger: Logger) async throws {
+    /// `persistent: false` for a look that ends before the measured part of a run (the cost run):
+    /// a persistent session would make the broker queue every later message for it.
+    init(port: Int, logger: Logger, persistent: Bool = true) async throws {
         client = try MQTTClient(
             configuration: MQTTConfiguration(
-                port: port, clientID: "load-observer", cleanSession: false,
+                port: port, clientID: persistent ? "load-observer" : "load-observer-once",
+                cleanSession: !persistent,
                 keepAliveSeconds: 20, reconnectDelayMax: 2),
             logger: logger)
         try await client.connect()

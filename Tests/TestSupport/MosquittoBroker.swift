@@ -12,6 +12,8 @@ public actor MosquittoBroker {
     public nonisolated let directory: URL
     private let configFile: URL
     private var process: ChildProcess?
+    /// A command the broker runs under (`valgrind --tool=callgrind …`); empty runs it directly.
+    private let launcher: [String]
 
     /// - Parameters:
     ///   - persistence: keep sessions and QoS 1 messages across `restart()`.
@@ -36,7 +38,10 @@ public actor MosquittoBroker {
 
     /// A broker whose whole config is `configuration(port, directory)`: for testing the
     /// project's own config files with paths and listener rewritten for the test.
-    public init(configuration: (_ port: Int, _ directory: URL) throws -> String) throws {
+    public init(
+        launcher: [String] = [], configuration: (_ port: Int, _ directory: URL) throws -> String
+    ) throws {
+        self.launcher = launcher
         port = try Loopback.freePort()
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("safewalk-broker-\(UUID().uuidString.prefix(8))")
@@ -82,11 +87,13 @@ public actor MosquittoBroker {
     public func start() async throws {
         guard process == nil else { return }
         let mosquitto = try Executables.find("mosquitto", in: ["/usr/sbin", "/usr/bin", "/usr/local/sbin"])
+        let command = launcher + [mosquitto.path, "-c", configFile.path]
         let process = try ChildProcess(
-            mosquitto.path, ["-c", configFile.path],
+            command[0], Array(command.dropFirst()),
             logFile: directory.appendingPathComponent("stdout.log"))
         self.process = process
-        let deadline = ContinuousClock.now + .seconds(10)
+        // Under valgrind the broker takes seconds to start.
+        let deadline = ContinuousClock.now + .seconds(launcher.isEmpty ? 10 : 60)
         while !Loopback.isAccepting(port: port) {
             if process.exitStatusIfEnded() != nil {
                 self.process = nil

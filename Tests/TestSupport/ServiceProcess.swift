@@ -6,9 +6,12 @@ public enum ServiceProcess {
     /// - Parameters:
     ///   - environment: extra `SAFEWALK_*` settings (short thresholds, channels, ...).
     ///   - dataDirectory: reuse one to test a restart; a fresh temporary one by default.
+    ///   - launcher: a command the executable runs under (`valgrind --tool=callgrind …` in the
+    ///     cost benchmark); empty runs it directly. The process id is then the launcher's, which
+    ///     for valgrind is the program's own.
     public static func start(
         _ service: ServiceName, broker: MosquittoBroker? = nil, environment: [String: String] = [:],
-        dataDirectory: URL? = nil
+        dataDirectory: URL? = nil, launcher: [String] = []
     ) throws -> ChildProcess {
         let data =
             dataDirectory
@@ -26,8 +29,9 @@ public enum ServiceProcess {
         env["SAFEWALK_METRICS_PORT"] = "off"
         env.merge(environment) { _, new in new }
         let executable = try Executables.product(service.rawValue)
+        let command = launcher + [executable.path]
         return try ChildProcess(
-            executable.path, [], environment: env,
+            command[0], Array(command.dropFirst()), environment: env,
             logFile: data.appendingPathComponent("\(service).log"))
     }
 }

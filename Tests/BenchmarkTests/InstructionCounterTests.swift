@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import e2e_load_bench
+
+/// The instruction counter of the cost benchmark (issue 22): QEMU's user-mode emulator with the
+/// plugin of Benchmarks/instruction-count, on real programs. Its promise is that a count repeats.
+@Suite(.serialized) struct InstructionCounterTests {
+    /// Runs `arguments` under the counter and returns the count its file holds at exit.
+    static func count(_ counter: InstructionCounter, _ name: String, _ arguments: [String]) throws -> Int {
+        let process = Process()
+        let command = counter.launcher(name) + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return try #require(counter.instructions(name))
+    }
+
+    @Test func theSameProgramOnTheSameInputCountsTheSameAndMoreWorkCountsMore() throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("insncount-test-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let counter = try InstructionCounter(directory: directory)
+        let small = ["/usr/bin/seq", "1", "1000"]
+        let first = try Self.count(counter, "first", small)
+        let second = try Self.count(counter, "second", small)
+        let larger = try Self.count(counter, "larger", ["/usr/bin/seq", "1", "100000"])
+        #expect(first > 10_000, "a program's start-up alone runs tens of thousands of instructions")
+        #expect(first == second, "a count must repeat: \(first) then \(second)")
+        #expect(larger > first + 99_000 * 10, "99,000 more numbers printed: \(first) → \(larger)")
+    }
+
+    @Test func theCountFileOfAProgramThatNeverRanReadsAsNothing() throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("insncount-test-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let counter = try InstructionCounter(directory: directory)
+        #expect(counter.instructions("never-started") == nil)
+    }
+}
