@@ -31,9 +31,12 @@ import WatchdogKit
             locationPausedAt: 13)
         let bare = Watch(walker: try WalkerID("bob"), stateSince: 10)
         _ = try await store.commit(watches: [full, bare], outbox: [])
-        let loaded = try await store.restore().watches.sorted { $0.walker.rawValue < $1.walker.rawValue }
+        let loaded = try store.loadWatches().sorted { $0.walker.rawValue < $1.walker.rawValue }
         #expect(loaded == [full, bare])
-        #expect(try store.loadWatches().sorted { $0.walker.rawValue < $1.walker.rawValue } == loaded)
+        // What the service restores at start-up: straight from the rows into the engine.
+        let restored = try await store.restore(into: WatchEngine(machine: WatchMachine(thresholds: .defaults))).engine
+        #expect(restored.count == 2)
+        #expect(restored.watch(for: full.walker) == full && restored.watch(for: bare.walker) == bare)
     }
 
     /// A watchdog upgraded while an incident is open: migration `v3` gives the incident the id of
@@ -108,7 +111,7 @@ import WatchdogKit
             ], now: 100)
         let rows = try await store.commit(watches: [], outbox: items)
         #expect(try store.unsent().map(\.item) == items)
-        #expect(try await store.restore().unsent == rows)
+        #expect(try await store.restore(into: WatchEngine(machine: WatchMachine(thresholds: .defaults))).unsent == rows)
         try await store.markSent(rows, at: 101)
         #expect(try store.unsent().isEmpty)
         let counts = try store.escalationCount()

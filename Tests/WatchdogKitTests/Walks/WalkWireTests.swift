@@ -118,7 +118,8 @@ import Testing
         asked.progress?.extended = true
         #expect(h.watch.progress?.fixesAtDestination == 1)
         _ = try await store.commit(watches: [asked], outbox: [])
-        #expect(try await store.restore().watches == [asked])
+        let restored = try await store.restore(into: WatchEngine(machine: WatchMachine(thresholds: F.quiet))).engine
+        #expect(restored.count == 1 && restored.watch(for: asked.walker) == asked)
     }
 
     /// A watchdog upgraded during a walk: the row from before `v4` loads as a walk without `to`.
