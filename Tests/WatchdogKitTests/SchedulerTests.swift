@@ -69,7 +69,7 @@ import WatchdogKit
     @Test func restoringAllAtOnceFiresExactlyAsRestoringOneByOne() {
         var source = WatchEngine(machine: WatchMachine(thresholds: Self.thresholds))
         for n in 0..<60 {
-            let kind: Action.Kind = n % 3 == 0 ? .start : .startWalk(destination: "X", minutes: n % 7 + 1)
+            let kind: Action.Kind = n % 3 == 0 ? .start : .startWalk(destination: "X", minutes: Double(n % 7 + 1))
             _ = source.handle(.action(Action(id: "s\(n)", kind: kind)), for: walker(n), now: 1_000 + Double(n))
         }
         _ = source.handle(.action(Action(id: "e", kind: .stop)), for: walker(5), now: 1_100)  // nothing to wake
