@@ -147,13 +147,17 @@ struct HeadlessBrowserCapabilityTests {
     }
 
     @Test func timingsSizesWaitsAndScreenshotsAreThePagesOwn() async throws {
+        // The element comes 300 ms after the test asks for it, not 300 ms after the page loads:
+        // on a loaded CI machine opening the page and asking once took longer than that, and the
+        // element was already there (a clean clone's run, 2026-11-27).
         let script =
-            "setTimeout(() => { const p = document.createElement('p'); p.id = 'late';"
+            "window.addLate = () => setTimeout(() => { const p = document.createElement('p'); p.id = 'late';"
             + " p.textContent = 'ready now'; document.body.append(p); }, 300);"
         let page = "<!doctype html><p>start</p><script src=/late.js></script>"
         try await Self.withSite(["/": ("text/html", page), "/late.js": ("text/javascript", script)]) { browser, site in
             try await browser.open(site.url)
             #expect(try await browser.isShown("#late") == false)
+            _ = try await browser.evaluate("addLate();")
             try await browser.waitForElement("#late")
             #expect(try await browser.waitForText("#late", containing: "ready") == "ready now")
             await #expect(throws: HeadlessBrowser.Failure.self) {
