@@ -17,7 +17,12 @@ public enum InstructionCount {
     public static func now() -> Int? {
         guard let file else { return nil }
         usleep(250_000)
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        return read(file)
+    }
+
+    /// The total in the plugin's `out=` file at `path`; nil before its first write.
+    public static func read(_ path: String) -> Int? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 

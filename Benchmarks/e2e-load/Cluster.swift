@@ -18,7 +18,7 @@ actor Cluster {
     /// The service whose SQLite directory is the tmpfs.
     nonisolated let tmpfsService: ServiceName?
     /// The command each process runs under, by name (`mosquitto` or the service's): empty in load
-    /// and fault runs, valgrind's callgrind in the cost run.
+    /// and fault runs, QEMU's instruction counter in the cost run (``InstructionCounter``).
     nonisolated let launcher: @Sendable (String) -> [String]
 
     init(

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import TestSupport
 
@@ -37,8 +38,5 @@ struct InstructionCounter: Sendable {
 
     /// Instructions the program named `name` has executed so far (the plugin rewrites its file
     /// every 100 ms and at exit); nil before its first write.
-    func instructions(_ name: String) -> Int? {
-        guard let text = try? String(contentsOf: file(name), encoding: .utf8) else { return nil }
-        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
+    func instructions(_ name: String) -> Int? { InstructionCount.read(file(name).path) }
 }

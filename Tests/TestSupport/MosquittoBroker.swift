@@ -12,7 +12,8 @@ public actor MosquittoBroker {
     public nonisolated let directory: URL
     private let configFile: URL
     private var process: ChildProcess?
-    /// A command the broker runs under (`valgrind --tool=callgrind …`); empty runs it directly.
+    /// A command the broker runs under (`qemu-x86_64 -plugin …` in the cost benchmark); empty runs
+    /// it directly.
     private let launcher: [String]
 
     /// - Parameters:
@@ -92,7 +93,7 @@ public actor MosquittoBroker {
             command[0], Array(command.dropFirst()),
             logFile: directory.appendingPathComponent("stdout.log"))
         self.process = process
-        // Under valgrind the broker takes seconds to start.
+        // Under an emulator the broker takes seconds to start.
         let deadline = ContinuousClock.now + .seconds(launcher.isEmpty ? 10 : 60)
         while !Loopback.isAccepting(port: port) {
             if process.exitStatusIfEnded() != nil {

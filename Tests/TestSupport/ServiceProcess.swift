@@ -6,9 +6,9 @@ public enum ServiceProcess {
     /// - Parameters:
     ///   - environment: extra `SAFEWALK_*` settings (short thresholds, channels, ...).
     ///   - dataDirectory: reuse one to test a restart; a fresh temporary one by default.
-    ///   - launcher: a command the executable runs under (`valgrind --tool=callgrind …` in the
-    ///     cost benchmark); empty runs it directly. The process id is then the launcher's, which
-    ///     for valgrind is the program's own.
+    ///   - launcher: a command the executable runs under (`qemu-x86_64 -plugin …` in the cost
+    ///     benchmark); empty runs it directly. The process id is then the launcher's: the
+    ///     emulator running the program, which signals reach as they would the program.
     public static func start(
         _ service: ServiceName, broker: MosquittoBroker? = nil, environment: [String: String] = [:],
         dataDirectory: URL? = nil, launcher: [String] = []

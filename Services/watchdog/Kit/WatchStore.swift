@@ -139,16 +139,14 @@ public struct WatchStore: Sendable {
     public func restore(into engine: WatchEngine) async throws -> (engine: WatchEngine, unsent: [OutboxRow]) {
         try await database.read { db in
             var engine = engine
-            try engine.restoreAll(expecting: Self.watchCount(db)) { each in try Self.forEachWatch(db, each) }
+            try Self.restoreWatches(db, into: &engine)
             return (engine, try Self.fetchUnsent(db))
         }
     }
 
     /// Every stored watch into `engine`, as ``restore(into:)`` does (for benchmarks).
     public func restoreWatches(into engine: inout WatchEngine) throws {
-        try database.read { db in
-            try engine.restoreAll(expecting: Self.watchCount(db)) { each in try Self.forEachWatch(db, each) }
-        }
+        try database.read { db in try Self.restoreWatches(db, into: &engine) }
     }
 
     // Synchronous reads, for tests, tools and benchmarks (the in-process benchmark times
@@ -181,8 +179,10 @@ public struct WatchStore: Sendable {
         return watches
     }
 
-    private static func watchCount(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM watch") ?? 0
+    /// Each stored watch straight from its row into its slot in `engine`.
+    private static func restoreWatches(_ db: Database, into engine: inout WatchEngine) throws {
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM watch") ?? 0
+        try engine.restoreAll(expecting: count) { each in try forEachWatch(db, each) }
     }
 
     /// Each readable stored watch, in turn (an unreadable walker id is skipped).
