@@ -31,10 +31,13 @@ import Testing
         _ body: @escaping @Sendable (Harness) async throws -> Void
     ) async throws {
         let fake = try await FakeGeminiServer.start()
-        // AsyncHTTPClient keeps retrying a refused connection until its connect timeout: keep it
-        // short, since a ManualClock deadline never fires on its own.
+        // AsyncHTTPClient keeps retrying a refused connection until its connect timeout, and a
+        // ManualClock deadline never fires on its own: short for the closed port, where the
+        // timeout is the answer. For the fake it is generous, because a connect that misses the
+        // timeout on a loaded machine turns into a retry the test never scripted (CI saw the
+        // 429 arrive on the retry and the test wait for a Retry-After sleep that never came).
         var httpConfiguration = HTTPClient.Configuration()
-        httpConfiguration.timeout.connect = .milliseconds(300)
+        httpConfiguration.timeout.connect = baseURL == nil ? .seconds(10) : .milliseconds(300)
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
         let configuration = GeminiConfiguration(
             apiKey: key ?? fake.apiKey, baseURL: baseURL ?? fake.baseURL, timeout: timeout,
