@@ -45,11 +45,13 @@ let nioCompression = Target.Dependency.product(name: "NIOHTTPCompression", packa
 let services = [
     ServiceSpec(name: "location-ingest", kit: "LocationIngestKit",
                 extra: ["SafeWalkStorage", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")]),
-    // PINs are kept as PBKDF2 hashes (swift-crypto's _CryptoExtras); deadlines in swift-collections' Heap;
-    // watches restored straight from SQLite's C API (WatchColumns).
+    // PINs are kept as PBKDF2 hashes (swift-crypto's _CryptoExtras); deadlines in swift-collections' Heap,
+    // position-only writes queued in its Deque (PositionWrites); watches restored straight from
+    // SQLite's C API (WatchColumns).
     ServiceSpec(
         name: "watchdog", kit: "WatchdogKit",
-        extra: ["SafeWalkStorage", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"), crypto, cryptoExtras, heap]),
+        extra: ["SafeWalkStorage", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift"), crypto, cryptoExtras, heap,
+                .product(name: "DequeModule", package: "swift-collections")]),
     // Its tests run a fake Gemini on SwiftNIO; lanes by last use in swift-collections' Heap.
     ServiceSpec(name: "companion-chat", kit: "CompanionChatKit", extra: [httpClient, heap], testExtra: nioServer),
     // Webhook signatures are HMAC-SHA256 from swift-crypto.

@@ -34,12 +34,23 @@ public struct EnvironmentReader: Sendable {
         try positiveNumber(name, default: fallback, expected: "a number of seconds greater than 0")
     }
 
+    /// Seconds where 0 is meaningful (a delay that can be switched off).
+    public func secondsOrZero(_ name: String, default fallback: Double) throws(ConfigurationError) -> Double {
+        try number(name, default: fallback, expected: "a number of seconds, 0 or more") { $0 >= 0 }
+    }
+
     public func positiveNumber(
         _ name: String, default fallback: Double,
         expected: String = "a number greater than 0"
     ) throws(ConfigurationError) -> Double {
+        try number(name, default: fallback, expected: expected) { $0 > 0 }
+    }
+
+    private func number(
+        _ name: String, default fallback: Double, expected: String, accepting accepts: (Double) -> Bool
+    ) throws(ConfigurationError) -> Double {
         guard let raw = string(name) else { return fallback }
-        guard let value = Double(raw), value.isFinite, value > 0 else {
+        guard let value = Double(raw), value.isFinite, accepts(value) else {
             throw .invalid(name: name, value: raw, expected: expected)
         }
         return value

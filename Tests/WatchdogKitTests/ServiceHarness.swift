@@ -24,7 +24,7 @@ final class ServiceHarness: Sendable {
     init(
         now: EpochSeconds = 1_000, store existing: (WatchStore, URL)? = nil,
         bus: InMemoryMessageBus = InMemoryMessageBus(),
-        thresholds: SafetyThresholds = ServiceHarness.thresholds
+        thresholds: SafetyThresholds = ServiceHarness.thresholds, positionWriteDelay: Double = 0
     ) async throws {
         self.bus = bus
         clock = ManualClock(now: now)
@@ -40,7 +40,7 @@ final class ServiceHarness: Sendable {
         reporter = RejectionReporter(service: .watchdog, prefix: "safewalk", bus: bus, logger: logger)
         service = WatchdogService(
             bus: bus, store: store, clock: clock,
-            options: .init(prefix: "safewalk", thresholds: thresholds),
+            options: .init(prefix: "safewalk", thresholds: thresholds, positionWriteDelay: positionWriteDelay),
             reporter: reporter, logger: logger)
         task = Task { [service] in try await service.run() }
         await service.waitUntilReady()

@@ -6,6 +6,9 @@ public struct WatchStep: Sendable {
     public var actions: [WatchAction]
     /// Whether the watch changed and must be written before the actions take effect.
     public var changed: Bool
+    /// Whether the change was only what a retained position restores (``PositionWrites``): the
+    /// write may wait. Never true for a watch seen for the first time.
+    public var canWait: Bool = false
 }
 
 /// Every walker's ``Watch`` plus one scheduler over all their deadlines. Synchronous and not
@@ -83,18 +86,20 @@ public struct WatchEngine: Sendable {
 
     /// Applies one event for one walker.
     public mutating func handle(_ event: WatchEvent, for walker: WalkerID, now: EpochSeconds) -> WatchStep {
+        let known = slots[walker] != nil
         let before = slots[walker]?.watch ?? WatchMachine.fresh(walker, now: now)
         let (after, actions) = machine.step(before, event, now: now)
-        let changed = after != before || slots[walker] == nil
+        let changed = after != before || !known
         if changed {
-            if slots[walker] == nil {
-                slots[walker] = Slot(watch: after, generation: 0, wake: nil)
-            } else {
+            if known {
                 slots[walker]!.watch = after
+            } else {
+                slots[walker] = Slot(watch: after, generation: 0, wake: nil)
             }
             schedule(walker)
         }
-        return WatchStep(watch: after, actions: actions, changed: changed)
+        let canWait = changed && known && PositionWrites.canWait(from: before, to: after)
+        return WatchStep(watch: after, actions: actions, changed: changed, canWait: canWait)
     }
 
     /// Steps every walker whose deadline is at or before `now`, earliest first, at most `limit`.

@@ -18,7 +18,8 @@ public enum Watchdog {
             logger: context.logger)
         let options = WatchdogService.Options(
             prefix: configuration.topicPrefix, thresholds: configuration.thresholds,
-            maxPayloadBytes: settings.maxPayloadBytes, walkStallAfter: settings.walkStallAfter)
+            maxPayloadBytes: settings.maxPayloadBytes, walkStallAfter: settings.walkStallAfter,
+            positionWriteDelay: settings.positionWriteDelay)
         let service = WatchdogService(
             bus: context.bus, store: WatchStore(database: database), clock: clock,
             options: options, reporter: reporter, logger: context.logger)

@@ -21,16 +21,21 @@ public final class WatchdogService: Service, Sendable {
         public var pinHasher: PINHasher
         /// `SAFEWALK_WALK_STALL_AFTER`: see ``WatchMachine/walkStallAfter``.
         public var walkStallAfter: Double
+        /// `SAFEWALK_POSITION_WRITE_DELAY`: see ``PositionWrites``. 0 (the default here, for
+        /// tests that read SQLite after each message) writes every change at once.
+        public var positionWriteDelay: Double
 
         public init(
             prefix: String, thresholds: SafetyThresholds, maxPayloadBytes: Int = 16 * 1024,
-            pinHasher: PINHasher = PINHasher(), walkStallAfter: Double = WatchMachine.defaultWalkStallAfter
+            pinHasher: PINHasher = PINHasher(), walkStallAfter: Double = WatchMachine.defaultWalkStallAfter,
+            positionWriteDelay: Double = 0
         ) {
             self.prefix = prefix
             self.thresholds = thresholds
             self.maxPayloadBytes = maxPayloadBytes
             self.pinHasher = pinHasher
             self.walkStallAfter = walkStallAfter
+            self.positionWriteDelay = positionWriteDelay
         }
     }
 
@@ -146,11 +151,15 @@ public final class WatchdogService: Service, Sendable {
         // Watches a failed commit could not write (disk full): written with the next commit.
         var unsaved: [WalkerID: Watch] = [:]
         var unsavedAnswers: [OutboxItem] = []
+        var positions = PositionWrites(
+            delay: PositionWrites.effectiveDelay(
+                options.positionWriteDelay, noMovementAfter: options.thresholds.noMovementAfter))
         while let inputs = await inbox.next() {
             for segment in WatchInput.segments(inputs) {
                 if case .erase(let walker, let reply) = segment {
                     let failure = await erase(walker, from: &engine)
                     if failure == nil {
+                        positions.written(walker)
                         unsaved[walker] = nil
                         unsavedAnswers.removeAll { $0.walker == walker }
                     }
@@ -164,7 +173,12 @@ public final class WatchdogService: Service, Sendable {
                 var outbox: [OutboxItem] = []
                 var rejections: [InputRejection] = []
                 func record(_ walker: WalkerID, _ step: WatchStep) {
-                    if step.changed { changed[walker] = step.watch }
+                    if step.canWait {
+                        positions.wait(walker, now: now)
+                    } else if step.changed {
+                        changed[walker] = step.watch
+                        positions.written(walker)
+                    }
                     guard !step.actions.isEmpty else { return }
                     do {
                         outbox += try composer.items(for: walker, step.actions, now: now)
@@ -199,6 +213,9 @@ public final class WatchdogService: Service, Sendable {
                     }
                 }
                 for step in engine.fireDue(now: now) { record(step.watch.walker, step) }
+                for walker in positions.takeDue(now: now) where changed[walker] == nil {
+                    changed[walker] = engine.watch(for: walker)
+                }
                 let toWrite = unsaved.merging(changed) { _, newer in newer }
                 if await persistAndPublish(Array(toWrite.values), outbox, answers: &unsavedAnswers) {
                     if !unsaved.isEmpty {
@@ -221,7 +238,29 @@ public final class WatchdogService: Service, Sendable {
             var next = engine.nextDeadline()
             // A failed commit is retried within a second even if nothing else happens.
             if !unsaved.isEmpty || !unsavedAnswers.isEmpty { next = min(next ?? .infinity, clock.now() + 1) }
+            if let due = positions.dueAt() { next = min(next ?? .infinity, due) }
             if let next, next <= clock.now() { inbox.poke() } else { alarm.arm(next) }
+        }
+        await writeWaitingPositions(&positions, engine: engine, unsaved: unsaved)
+    }
+
+    /// At a graceful stop every position still waiting is written, with any watch a failed
+    /// commit left: a restart then starts from exactly where this run stopped.
+    private func writeWaitingPositions(
+        _ positions: inout PositionWrites, engine: WatchEngine, unsaved: [WalkerID: Watch]
+    ) async {
+        var watches = unsaved
+        for walker in positions.takeDue(now: .infinity, all: true) where watches[walker] == nil {
+            watches[walker] = engine.watch(for: walker)
+        }
+        guard !watches.isEmpty else { return }
+        do {
+            _ = try await store.commit(watches: Array(watches.values), outbox: [])
+            logger.info("watches written at shutdown", metadata: ["watches": "\(watches.count)"])
+        } catch {
+            logger.error(
+                "could not write the watches at shutdown; positions come back from the retained fixes",
+                metadata: ["watches": "\(watches.count)", "error": "\(error)"])
         }
     }
 

@@ -10,20 +10,26 @@ public struct WatchdogSettings: Sendable {
     /// `SAFEWALK_WALK_STALL_AFTER` (seconds, default 300): a walk with `to` whose walker has not
     /// got closer for this long gets an early check-in.
     public var walkStallAfter: Double
+    /// `SAFEWALK_POSITION_WRITE_DELAY` (seconds, default 10; 0 writes every fix at once): how
+    /// long a change that only a fix made may wait before it is written (``PositionWrites``),
+    /// at most a quarter of `SAFEWALK_NO_MOVEMENT_AFTER`.
+    public var positionWriteDelay: Double
 
     public init(
         maxPayloadBytes: Int = 16 * 1024, databaseFile: String = "watchdog.sqlite",
-        walkStallAfter: Double = WatchMachine.defaultWalkStallAfter
+        walkStallAfter: Double = WatchMachine.defaultWalkStallAfter, positionWriteDelay: Double = 10
     ) {
         self.maxPayloadBytes = maxPayloadBytes
         self.databaseFile = databaseFile
         self.walkStallAfter = walkStallAfter
+        self.positionWriteDelay = positionWriteDelay
     }
 
     public init(environment env: EnvironmentReader) throws(ConfigurationError) {
         self.init(
             maxPayloadBytes: try env.integer("SAFEWALK_WATCHDOG_MAX_PAYLOAD", default: 16 * 1024, in: 256...1_048_576),
             databaseFile: env.string("SAFEWALK_WATCHDOG_DB_FILE", default: "watchdog.sqlite"),
-            walkStallAfter: try env.seconds("SAFEWALK_WALK_STALL_AFTER", default: WatchMachine.defaultWalkStallAfter))
+            walkStallAfter: try env.seconds("SAFEWALK_WALK_STALL_AFTER", default: WatchMachine.defaultWalkStallAfter),
+            positionWriteDelay: try env.secondsOrZero("SAFEWALK_POSITION_WRITE_DELAY", default: 10))
     }
 }
