@@ -25,16 +25,44 @@ public enum ReplyIntake {
     }
 
     public static func read(_ payload: Data, maxBytes: Int) -> Result<Reading, Refusal> {
-        if CryForHelp.read(payload, on: .reply) != nil { return .success(.cryForHelp) }
+        // The strict reading first, so a well-formed reply is parsed once and not also into
+        // JSONSerialization's dictionaries (issue 22: that was most of what a reply cost). Its
+        // `text` asks for help exactly when ``CryForHelp``'s reading of it would: the same field,
+        // the same words, and a `quickReply` that names a chip is not a boolean, so the strict
+        // reading refuses it. A payload that names `text` twice is read generously first, as any
+        // malformed one and as every reply was before: the two parsers need not keep the same copy.
+        let strict: Result<Reply, PayloadError>
         do throws(PayloadError) {
-            var reply = try SafeWalkJSON.decode(Reply.self, from: payload, maxBytes: maxBytes)
-            reply.text = clean(reply.text)
-            guard !reply.text.isEmpty else { return .failure(Refusal(code: "empty_text")) }
-            guard reply.text.count <= maxCharacters else { return .failure(Refusal(code: "text_too_long")) }
-            return .success(.reply(reply))
+            strict = .success(try SafeWalkJSON.decode(Reply.self, from: payload, maxBytes: maxBytes))
         } catch {
-            return .failure(Refusal(code: error.code))
+            strict = .failure(error)
         }
+        if case .success(let reply) = strict, !namesTextTwice(payload) {
+            return CryForHelp.replyIsHelp(reply.text) ? .success(.cryForHelp) : checked(reply)
+        }
+        if CryForHelp.read(payload, on: .reply) != nil { return .success(.cryForHelp) }
+        switch strict {
+        case .success(let reply): return checked(reply)
+        case .failure(let error): return .failure(Refusal(code: error.code))
+        }
+    }
+
+    /// A decoded reply with its text cleaned, or why its text is refused.
+    private static func checked(_ decoded: Reply) -> Result<Reading, Refusal> {
+        var reply = decoded
+        reply.text = clean(reply.text)
+        guard !reply.text.isEmpty else { return .failure(Refusal(code: "empty_text")) }
+        guard reply.text.count <= maxCharacters else { return .failure(Refusal(code: "text_too_long")) }
+        return .success(.reply(reply))
+    }
+
+    private static let textKey = Data(#""text""#.utf8)
+
+    /// Whether `"text"` occurs more than once: a duplicated key, or one in a nested object (inside
+    /// a string its quotes would be escaped). Either only sends the reply down the generous path.
+    static func namesTextTwice(_ payload: Data) -> Bool {
+        guard let first = payload.range(of: textKey) else { return false }
+        return payload.range(of: textKey, in: first.upperBound..<payload.endIndex) != nil
     }
 
     /// Control characters (other than line breaks) become spaces; ends are trimmed.
