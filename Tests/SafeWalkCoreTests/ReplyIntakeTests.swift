@@ -31,6 +31,31 @@ import Testing
         }
     }
 
+    /// The quick path agrees with the definition (Unicode's Cc to spaces, then Foundation's trim)
+    /// on every control character, every separator, and text with neither.
+    @Test func cleaningAgreesWithTheUnicodeDefinition() {
+        func reference(_ text: String) -> String {
+            let scalars = text.unicodeScalars.map { scalar -> Unicode.Scalar in
+                scalar.properties.generalCategory == .control && scalar != "\n" ? " " : scalar
+            }
+            return String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let interesting = (0...0xFFFF).compactMap(Unicode.Scalar.init).filter { scalar in
+            scalar.value < 0x100 || scalar.properties.isWhitespace
+                || [.control, .spaceSeparator, .lineSeparator, .paragraphSeparator, .format]
+                    .contains(scalar.properties.generalCategory)
+        }
+        for scalar in interesting {
+            let c = String(Character(scalar))
+            for text in [c, "a\(c)b", "\(c)ok", "ok\(c)", "👍\(c)", "\(c)I'm okay 👍\(c)"] {
+                #expect(ReplyIntake.clean(text) == reference(text), "U+\(String(scalar.value, radix: 16))")
+            }
+        }
+        for text in ["I'm okay 👍", "walking past the library", "é", "a\nb", "\u{200B}x\u{200B}"] {
+            #expect(ReplyIntake.clean(text) == reference(text))
+        }
+    }
+
     @Test func aSecondTextSendsTheReplyDownTheGenerousPathToo() {
         #expect(!ReplyIntake.namesTextTwice(Data(#"{"v":1,"text":"hi","tst":1}"#.utf8)))
         #expect(ReplyIntake.namesTextTwice(Data(#"{"v":1,"text":"hi","text":"ho","tst":1}"#.utf8)))

@@ -65,11 +65,35 @@ public enum ReplyIntake {
         return payload.range(of: textKey, in: first.upperBound..<payload.endIndex) != nil
     }
 
-    /// Control characters (other than line breaks) become spaces; ends are trimmed.
+    /// Control characters (other than line breaks) become spaces; ends are trimmed. A text with
+    /// neither (nearly every reply) is returned as it is, without being rebuilt.
     public static func clean(_ text: String) -> String {
-        let scalars = text.unicodeScalars.map { scalar -> Unicode.Scalar in
-            scalar.properties.generalCategory == .control && scalar != "\n" ? " " : scalar
+        var cleaned = text
+        if text.unicodeScalars.contains(where: replaced) {
+            cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { replaced($0) ? " " : $0 }))
         }
-        return String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let first = cleaned.unicodeScalars.first, let last = cleaned.unicodeScalars.last,
+            !mayBeTrimmed(first), !mayBeTrimmed(last)
+        else { return cleaned.trimmingCharacters(in: .whitespacesAndNewlines) }
+        return cleaned
+    }
+
+    /// General category Cc is exactly U+0000–U+001F and U+007F–U+009F: compared by value, not
+    /// looked up in the Unicode tables for every character of every reply.
+    static func replaced(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) && scalar != "\n"
+    }
+
+    /// Whether `trimmingCharacters(in: .whitespacesAndNewlines)` could remove it: every control
+    /// character and space, U+0085, Unicode's white space, separators and format characters (a
+    /// superset, so a text whose ends are none of these needs no trimming).
+    private static func mayBeTrimmed(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value <= 0x20 || (0x7F...0xA0).contains(scalar.value) { return true }
+        guard scalar.value >= 0x1680 else { return false }
+        switch scalar.properties.generalCategory {
+        // Foundation trims U+200B (format, Cf) too: every format character counts.
+        case .spaceSeparator, .lineSeparator, .paragraphSeparator, .format: return true
+        default: return scalar.properties.isWhitespace
+        }
     }
 }
