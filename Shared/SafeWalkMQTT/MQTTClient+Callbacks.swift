@@ -23,9 +23,13 @@ extension MQTTClient {
             guard let message, let client = MQTTClient.from(userData) else { return }
             client.didReceive(message.pointee)
         }
-        mosquitto_log_callback_set(handle) { _, userData, level, text in
-            guard let text, let client = MQTTClient.from(userData) else { return }
-            client.logger.trace("libmosquitto", metadata: ["level": "\(level)", "text": "\(String(cString: text))"])
+        // Only when tracing: with a log callback set libmosquitto formats a line (vsnprintf) for
+        // every packet it sends or receives, which nothing reads at any other level.
+        if logger.logLevel <= .trace {
+            mosquitto_log_callback_set(handle) { _, userData, level, text in
+                guard let text, let client = MQTTClient.from(userData) else { return }
+                client.logger.trace("libmosquitto", metadata: ["level": "\(level)", "text": "\(String(cString: text))"])
+            }
         }
     }
 

@@ -19,6 +19,14 @@ public struct MQTTSubscription: AsyncSequence, Sendable {
     /// Stops delivery and ends iteration.
     public func cancel() { buffer.finish() }
 
+    /// From now on, a message whose topic `admits` refuses is dropped on arrival, on the network
+    /// thread, instead of waking the consumer to be dropped there: for a consumer that reads a
+    /// wildcard but wants few of its topics (contacts-store reads every position for the few
+    /// walkers someone may see; issue 22 measured that wake-up as most of what such a message
+    /// cost). `admits` must be cheap and thread-safe. Messages already waiting are not filtered.
+    /// At QoS 1 the broker has its acknowledgement either way, as for a message the consumer drops.
+    public func admitOnly(_ admits: @escaping @Sendable (String) -> Bool) { buffer.admit(only: admits) }
+
     /// The deepest backlog this subscription has had, for operators and benchmarks.
     public var highWaterMark: Int { buffer.highWaterMark }
 

@@ -22,6 +22,8 @@ final class MessageBuffer: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Set by ``admit(only:)``: topics refused here never reach `pending`.
+    private let admission = Mutex<(@Sendable (String) -> Bool)?>(nil)
     private let onFinish: @Sendable () -> Void
     private let onHighWaterMark: (@Sendable (Int) -> Void)?
 
@@ -32,9 +34,15 @@ final class MessageBuffer: Sendable {
         self.onFinish = onFinish
     }
 
+    /// From now on, drops on the network thread every message whose topic `admits` refuses.
+    func admit(only admits: @escaping @Sendable (String) -> Bool) {
+        admission.withLock { $0 = admits }
+    }
+
     /// Called on the network thread. Returns false once the consumer has gone.
     @discardableResult
     func append(_ message: MQTTMessage) -> Bool {
+        if let admits = admission.withLock({ $0 }), !admits(message.topic) { return !isFinished }
         let (accepted, waiter, risen) = state.withLock {
             state -> (Bool, CheckedContinuation<[MQTTMessage]?, Never>?, Int?) in
             guard !state.finished else { return (false, nil, nil) }

@@ -50,6 +50,23 @@ struct RoundTripTests {
         await publisher.shutdown(); await late.shutdown(); await broker.shutdown()
     }
 
+    /// `admitOnly` drops refused topics before the consumer sees them; another subscription on
+    /// the same topics still gets every message, and the high-water mark counts only admitted ones.
+    @Test func admitOnlyDropsRefusedTopicsOnArrival() async throws {
+        let broker = try await MosquittoBroker.start()
+        let (publisher, subscriber) = (try await broker.client(), try await broker.client())
+        let few = try await subscriber.subscribe("admit/+/position", qos: .atLeastOnce)
+        few.admitOnly { $0 == "admit/alice/position" || $0 == "admit/carol/position" }
+        let all = try await subscriber.subscribe("admit/#", qos: .atLeastOnce)
+        for walker in ["alice", "bob", "carol", "dave", "bob", "alice"] {
+            try await publisher.publish("admit/\(walker)/position", string: walker, qos: .atLeastOnce)
+        }
+        #expect(try await all.first(6).map(\.string) == ["alice", "bob", "carol", "dave", "bob", "alice"])
+        #expect(try await few.first(3).map(\.string) == ["alice", "carol", "alice"])
+        #expect(few.highWaterMark <= 3)
+        await publisher.shutdown(); await subscriber.shutdown(); await broker.shutdown()
+    }
+
     @Test func wildcardSubscriptionsMatchLikeTheBroker() async throws {
         let broker = try await MosquittoBroker.start()
         let (publisher, subscriber) = (try await broker.client(), try await broker.client())

@@ -42,7 +42,12 @@ public struct CircleService: Service {
         self.graph = graph
         self.settings = settings
         self.reporter = reporter
-        self.interest = WatchedWalkers(graph.watchedWalkers)
+        let interest = WatchedWalkers(graph.watchedWalkers)
+        self.interest = interest
+        // Positions and statuses of walkers nobody may see are dropped before they wake the loop.
+        for subscription in subscriptions {
+            subscription.admitOnly { Self.worthReading($0, prefix: prefix, interest: interest) }
+        }
         self.subscriptions = subscriptions
         self.clock = clock
         self.prefix = prefix
@@ -62,6 +67,7 @@ public struct CircleService: Service {
         try await withThrowingDiscardingTaskGroup { group in
             for subscription in subscriptions {
                 group.addTask { [enqueue, interest, prefix] in
+                    // Checked again: messages that arrived before `admitOnly` was set.
                     for await message in subscription.cancelOnGracefulShutdown()
                     where Self.worthReading(message.topic, prefix: prefix, interest: interest) {
                         enqueue.yield(.message(message))
