@@ -20,6 +20,25 @@ struct InMemoryBusTests {
         #expect(bus.published(matching: "safewalk/+/fix").count == 1)
     }
 
+    /// The admission check costs the same for the last message as for the first. It once grew
+    /// by two closure thunks per message (a function stored bare in a Mutex is re-abstracted on
+    /// each write-back): 100,000 messages then took minutes and overflowed the stack.
+    @Test(.timeLimit(.minutes(1))) func admitOnlyStaysCheapOverManyMessages() async throws {
+        let bus = InMemoryMessageBus()
+        let few = try await bus.subscribe("safewalk/+/position", qos: .atLeastOnce)
+        few.admitOnly { $0 == "safewalk/alice/position" }
+        for index in 0..<100_000 {
+            try await bus.publish(index % 1_000 == 0 ? "safewalk/alice/position" : "safewalk/bob/position", string: "x")
+        }
+        var admitted = 0
+        for await batch in few.batches {
+            admitted += batch.count
+            if admitted >= 100 { break }
+        }
+        #expect(admitted == 100)
+        #expect(few.highWaterMark == 100)
+    }
+
     @Test func rejectsWildcardsInPublishTopics() async {
         let bus = InMemoryMessageBus()
         await #expect(throws: MQTTError.invalidTopic("safewalk/+/fix")) {
