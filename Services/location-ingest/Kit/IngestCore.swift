@@ -58,9 +58,13 @@ public final class IngestCore: Sendable {
         decide(intake(messages[...], now: now), now: now)
     }
 
+    /// Read once: Foundation reads the cgroup's CPU quota from /sys on every call, which at walking
+    /// pace (a batch per fix) was 6 % of location-ingest's CPU (issue 22's profile).
+    static let cores = max(ProcessInfo.processInfo.activeProcessorCount, 1)
+
     /// Decodes big batches on every core, then decides in arrival order.
     public func planConcurrently(_ messages: [MQTTMessage], now: EpochSeconds) async -> BatchPlan {
-        let cores = max(ProcessInfo.processInfo.activeProcessorCount, 1)
+        let cores = Self.cores
         guard messages.count >= Self.parallelThreshold, cores > 1 else { return plan(messages, now: now) }
         let size = (messages.count + cores - 1) / cores
         let outcomes = await withTaskGroup(of: (Int, [IntakeOutcome]).self) { group in
