@@ -28,7 +28,8 @@ extension MQTTClient {
         if logger.logLevel <= .trace {
             mosquitto_log_callback_set(handle) { _, userData, level, text in
                 guard let text, let client = MQTTClient.from(userData) else { return }
-                client.logger.trace("libmosquitto", metadata: ["level": "\(level)", "text": "\(String(cString: text))"])
+                client.logger.trace(
+                    "libmosquitto", metadata: ["level": "\(level)", "text": "\(String(cString: text))"])
             }
         }
     }
