@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# The engine trial of issue 23 (docs/SCALING.md): Debian's nats-server and rabbitmq-server, each
+# as three nodes on loopback, asked what SafeWalk needs of a clustered broker, through plain
+# MQTT 3.1.1 clients (mosquitto_pub / mosquitto_sub, as a phone would connect):
+#   retained   a retained message published on node 1 reaches a new subscriber on node 3
+#   will       a client on node 2 that vanishes has its Last Will delivered on node 1
+#   session    a persistent QoS 1 session made on node 2 gets the 20 messages queued meanwhile
+#              after node 2 is SIGKILLed and the client comes back on node 3
+#   partition  `safewalk/+/position` split by walker id over 4 subscribers, each walker in
+#              exactly one partition (NATS's subject mapping; RabbitMQ has none for MQTT)
+# Every result is printed; the run fails if NATS, the engine SafeWalk builds on, misses one.
+#
+#   scripts/cluster-trial.sh [nats|rabbitmq|both]     (default both; needs the two packages)
+set -uo pipefail
+
+which_engines=${1:-both}
+work=$(mktemp -d /tmp/safewalk-cluster-trial.XXXXXX)
+pids=()
+results=()
+nats_failed=0
+
+cleanup() {
+    for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null; done
+    pkill -9 -f "$work" 2>/dev/null
+    [ -n "${KEEP_TRIAL:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+say() { printf '[trial] %s\n' "$*"; }
+record() {  # engine check outcome detail
+    results+=("$(printf '| %s | %s | %s | %s |' "$1" "$2" "$3" "$4")")
+    say "$1 $2: $3 ($4)"
+    if [ "$1" = nats ] && [ "$3" != PASS ]; then nats_failed=1; fi
+}
+
+# Waits until a QoS 1 publish to each MQTT port is acknowledged (the node serves MQTT, and with
+# NATS, JetStream has a leader for the MQTT streams).
+wait_ready() {
+    local deadline=$((SECONDS + 90)) port
+    for port in "$@"; do
+        until mosquitto_pub -V mqttv311 -h 127.0.0.1 -p "$port" -q 1 -t trial/ready -m x 2>/dev/null; do
+            [ $SECONDS -ge $deadline ] && { say "port $port never became ready"; return 1; }
+            sleep 1
+        done
+    done
+}
+
+# The four checks against MQTT ports $1 $2 $3 (nodes 1-3); $4 is the engine, $5 the command that
+# SIGKILLs node 2.
+check_all() {
+    local p1=$1 p2=$2 p3=$3 engine=$4 kill_node2=$5 got
+    # retained
+    mosquitto_pub -V mqttv311 -h 127.0.0.1 -p "$p1" -q 1 -r -t trial/retained -m "kept-on-1"
+    got=$(mosquitto_sub -V mqttv311 -h 127.0.0.1 -p "$p3" -q 1 -t trial/retained -C 1 -W 10 2>/dev/null)
+    if [ "$got" = kept-on-1 ]; then record "$engine" retained PASS "node 3 got node 1's retained message"
+    else record "$engine" retained FAIL "node 3 got '${got}' for node 1's retained message"; fi
+
+    # will
+    mosquitto_sub -V mqttv311 -h 127.0.0.1 -p "$p1" -q 1 -t trial/will -C 1 -W 30 > "$work/will.out" 2>/dev/null &
+    local watcher=$!
+    sleep 1
+    mosquitto_sub -V mqttv311 -h 127.0.0.1 -p "$p2" -i trial-willer -k 5 -t trial/nothing \
+        --will-topic trial/will --will-payload gone --will-qos 1 > /dev/null 2>&1 &
+    local willer=$!
+    sleep 2
+    kill -9 "$willer"
+    wait "$watcher"
+    got=$(cat "$work/will.out")
+    if [ "$got" = gone ]; then record "$engine" will PASS "node 1 got the Will of a client killed on node 2"
+    else record "$engine" will FAIL "node 1 got '${got}' instead of the Will"; fi
+
+    # session: subscribe with a persistent session on node 2 and leave cleanly
+    mosquitto_sub -V mqttv311 -h 127.0.0.1 -p "$p2" -i trial-keeper -c -q 1 -t trial/queue -W 2 > /dev/null 2>&1
+    for i in $(seq 1 20); do
+        mosquitto_pub -V mqttv311 -h 127.0.0.1 -p "$p1" -q 1 -t trial/queue -m "m$i"
+    done
+    eval "$kill_node2"
+    got=$(mosquitto_sub -V mqttv311 -h 127.0.0.1 -p "$p3" -i trial-keeper -c -q 1 -t trial/queue -C 20 -W 30 2>/dev/null | wc -l)
+    if [ "$got" -eq 20 ]; then record "$engine" session PASS "20 of 20 queued messages after node 2's SIGKILL, on node 3"
+    else record "$engine" session FAIL "$got of 20 queued messages after node 2's SIGKILL, on node 3"; fi
+}
+
+partition_check() {  # p1 p3 engine
+    local p1=$1 p3=$2 engine=$3 k port subscribers=() denied=0
+    subscribe_partition() {  # k: (again) subscribes partition k's consumer
+        port=$p1; [ $(($1 % 2)) -eq 1 ] && port=$p3
+        mosquitto_sub -V mqttv311 -h 127.0.0.1 -p "$port" -q 1 -v -t "safewalk/+/position/$1" -W 90 \
+            >> "$work/part$1.out" 2> "$work/part$1.err" &
+        subscribers[$1]=$!
+    }
+    for k in 0 1 2 3; do subscribe_partition $k; done
+    mosquitto_sub -V mqttv311 -h 127.0.0.1 -p "$p1" -q 1 -v -t "safewalk/+/position" -W 90 \
+        > "$work/plain.out" 2>/dev/null &
+    subscribers[4]=$!
+    # A QoS 1 subscription is a JetStream consumer, and NATS refuses it (SUBACK 0x80: "All
+    # subscription requests were denied") while JetStream is not settled, as after a node's loss:
+    # a refused subscriber subscribes again, as SafeWalk's client must. Each partition is then
+    # probed until it answers (a probe's topic has four levels, so the mapping leaves it alone).
+    local deadline=$((SECONDS + 60)) missing
+    while :; do
+        missing=0
+        for k in 0 1 2 3; do
+            grep -q "^safewalk/probe/position/$k " "$work/part$k.out" 2>/dev/null && continue
+            missing=1
+            if ! kill -0 "${subscribers[$k]}" 2>/dev/null; then
+                denied=$((denied + 1))
+                subscribe_partition $k
+                sleep 1
+            fi
+            mosquitto_pub -V mqttv311 -h 127.0.0.1 -p "$p1" -q 1 -t "safewalk/probe/position/$k" -m probe
+        done
+        [ $missing -eq 0 ] || [ $SECONDS -ge $deadline ] && break
+        sleep 1
+    done
+    say "$engine: partitions answering after $denied refused subscriptions"
+    for round in 1 2; do
+        for w in $(seq -w 1 200); do
+            printf 'safewalk/w%s/position {"round":%s}\n' "$w" "$round"
+        done
+    done | while read -r topic payload; do
+        mosquitto_pub -V mqttv311 -h 127.0.0.1 -p "$p1" -q 1 -t "$topic" -m "$payload"
+    done
+    wait "${subscribers[@]}"  # not the nodes, which are children too
+    local summary
+    summary=$(python3 - "$work" <<'EOF'
+import sys, collections
+work = sys.argv[1]
+seen = collections.defaultdict(set)
+counts = []
+total = 0
+for k in range(4):
+    lines = [l.split(" ", 1)[0] for l in open(f"{work}/part{k}.out").read().splitlines()
+             if l and not l.startswith("safewalk/probe/")]
+    counts.append(len(lines))
+    total += len(lines)
+    for topic in lines:
+        seen[topic.split("/")[1]].add(k)
+plain = len([l for l in open(f"{work}/plain.out").read().splitlines() if l and "/probe/" not in l])
+split = [w for w, parts in seen.items() if len(parts) != 1]
+ok = total == 400 and len(seen) == 200 and not split
+print(("PASS" if ok else "FAIL") + f"|{total} of 400 messages in partitions {counts}, "
+      f"{len(split)} walkers in two; a plain safewalk/+/position subscriber got {plain}")
+EOF
+)
+    record "$engine" partition "${summary%%|*}" "${summary#*|}"
+}
+
+run_nats() {
+    command -v nats-server > /dev/null || { say "nats-server not installed (apt-get install nats-server)"; return 1; }
+    local i mqtt=() client=() route=()
+    for i in 1 2 3; do mqtt+=("$(free_port)"); client+=("$(free_port)"); route+=("$(free_port)"); done
+    for i in 1 2 3; do
+        cat > "$work/nats$i.conf" <<EOF
+server_name: n$i
+listen: 127.0.0.1:${client[$((i - 1))]}
+jetstream { store_dir: "$work/js$i" }
+cluster {
+  name: safewalk
+  listen: 127.0.0.1:${route[$((i - 1))]}
+  routes: [nats-route://127.0.0.1:${route[0]}, nats-route://127.0.0.1:${route[1]}, nats-route://127.0.0.1:${route[2]}]
+}
+mqtt { listen: 127.0.0.1:${mqtt[$((i - 1))]} }
+mappings = { "safewalk.*.position": "safewalk.{{wildcard(1)}}.position.{{partition(4,1)}}" }
+EOF
+        nats-server -c "$work/nats$i.conf" > "$work/nats$i.log" 2>&1 &
+        pids+=($!)
+        eval "nats_pid_$i=$!"
+    done
+    say "nats: three nodes, MQTT on ${mqtt[*]}"
+    wait_ready "${mqtt[@]}" || { record nats ready FAIL "see $work/nats*.log"; return 1; }
+    check_all "${mqtt[0]}" "${mqtt[1]}" "${mqtt[2]}" nats "kill -9 \$nats_pid_2"
+    # Node 2 back (its JetStream store kept), so the partitions run on a whole cluster.
+    nats-server -c "$work/nats2.conf" >> "$work/nats2.log" 2>&1 &
+    pids+=($!)
+    wait_ready "${mqtt[1]}" || { record nats ready FAIL "node 2 did not come back"; return 1; }
+    partition_check "${mqtt[0]}" "${mqtt[2]}" nats
+}
+
+run_rabbitmq() {
+    local bin=/usr/lib/rabbitmq/bin
+    [ -x $bin/rabbitmq-server ] || { say "rabbitmq-server not installed (apt-get install rabbitmq-server)"; return 1; }
+    local i mqtt=() amqp=() dist=()
+    mkdir -p "$work/home"
+    head -c 20 /dev/urandom | base64 | tr -dc A-Za-z > "$work/home/.erlang.cookie"
+    chmod 400 "$work/home/.erlang.cookie"
+    for i in 1 2 3; do mqtt+=("$(free_port)"); amqp+=("$(free_port)"); dist+=("$(free_port)"); done
+    for i in 1 2 3; do
+        mkdir -p "$work/r$i"
+        cat > "$work/r$i/rabbitmq.conf" <<EOF
+listeners.tcp.default = 127.0.0.1:${amqp[$((i - 1))]}
+mqtt.listeners.tcp.default = 127.0.0.1:${mqtt[$((i - 1))]}
+mqtt.durable_queue_type = quorum
+mqtt.allow_anonymous = true
+loopback_users = none
+EOF
+        echo '[rabbitmq_mqtt].' > "$work/r$i/enabled_plugins"
+        HOME="$work/home" RABBITMQ_NODENAME="r$i@localhost" RABBITMQ_DIST_PORT="${dist[$((i - 1))]}" \
+            RABBITMQ_MNESIA_BASE="$work/r$i/mnesia" RABBITMQ_LOG_BASE="$work/r$i/log" \
+            RABBITMQ_CONFIG_FILE="$work/r$i/rabbitmq.conf" RABBITMQ_ENABLED_PLUGINS_FILE="$work/r$i/enabled_plugins" \
+            ERL_EPMD_ADDRESS=127.0.0.1 $bin/rabbitmq-server > "$work/r$i.log" 2>&1 &
+        pids+=($!)
+    done
+    ctl() { HOME="$work/home" ERL_EPMD_ADDRESS=127.0.0.1 $bin/rabbitmqctl "$@" > /dev/null 2>&1; }
+    for i in 1 2 3; do ctl -n "r$i@localhost" await_startup --timeout 120 || { record rabbitmq ready FAIL "r$i"; return 1; }; done
+    for i in 2 3; do
+        ctl -n "r$i@localhost" stop_app && ctl -n "r$i@localhost" join_cluster r1@localhost &&
+            ctl -n "r$i@localhost" start_app || { record rabbitmq ready FAIL "r$i did not join"; return 1; }
+    done
+    say "rabbitmq: three nodes, MQTT on ${mqtt[*]}"
+    wait_ready "${mqtt[@]}" || { record rabbitmq ready FAIL "see $work/r*.log"; return 1; }
+    check_all "${mqtt[0]}" "${mqtt[1]}" "${mqtt[2]}" rabbitmq "pkill -9 -f 'r2@localhost'"
+    record rabbitmq partition FAIL "no keyed partitioning for MQTT subscribers: the consistent-hash exchange feeds queues only AMQP consumers read (not run)"
+}
+
+case $which_engines in
+    nats) run_nats || nats_failed=1 ;;
+    rabbitmq) run_rabbitmq ;;
+    both) run_nats || nats_failed=1; cleanup; work=$(mktemp -d /tmp/safewalk-cluster-trial.XXXXXX); pids=(); run_rabbitmq ;;
+    *) echo "usage: $0 [nats|rabbitmq|both]" >&2; exit 2 ;;
+esac
+
+echo
+echo "| engine | check | result | what happened |"
+echo "|---|---|---|---|"
+printf '%s\n' "${results[@]}"
+exit $nats_failed
