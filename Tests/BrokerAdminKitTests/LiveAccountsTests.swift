@@ -14,8 +14,11 @@ struct LiveAccountsTests {
         let created = try await stack.run(.createWalker, "alice", password: "pw-alice-1234", id: "c1")
         let answered = ContinuousClock.now
         #expect(created == AccountCommandResult(id: "c1", ok: true))
+        // At once, with no reload: the first connection after the answer is accepted (a refused
+        // CONNACK throws). The time is printed, not asserted: a loaded CI machine once took
+        // 1.0025 s, and real time belongs in benchmarks.
         let alice = try await stack.login("alice", "pw-alice-1234")
-        #expect(ContinuousClock.now - answered < .seconds(1), "a new login must work at once, with no reload")
+        print("a new walker's first login, after the create was answered: \(ContinuousClock.now - answered)")
 
         // Writes: her own input topics reach the services; another walker's never do.
         let ingest = try await stack.service("location-ingest")
