@@ -202,7 +202,14 @@ EOF
         pids+=($!)
     done
     ctl() { HOME="$work/home" ERL_EPMD_ADDRESS=127.0.0.1 $bin/rabbitmqctl "$@" > /dev/null 2>&1; }
-    for i in 1 2 3; do ctl -n "r$i@localhost" await_startup --timeout 120 || { record rabbitmq ready FAIL "r$i"; return 1; }; done
+    # await_startup fails at once while the node has not yet registered with epmd: ask again.
+    local deadline=$((SECONDS + 180))
+    for i in 1 2 3; do
+        until ctl -n "r$i@localhost" await_startup --timeout 30; do
+            [ $SECONDS -ge $deadline ] && { record rabbitmq ready FAIL "r$i never started"; return 1; }
+            sleep 2
+        done
+    done
     for i in 2 3; do
         ctl -n "r$i@localhost" stop_app && ctl -n "r$i@localhost" join_cluster r1@localhost &&
             ctl -n "r$i@localhost" start_app || { record rabbitmq ready FAIL "r$i did not join"; return 1; }
