@@ -33,11 +33,13 @@ import Testing
         let fake = try await FakeGeminiServer.start()
         // AsyncHTTPClient keeps retrying a refused connection until its connect timeout, and a
         // ManualClock deadline never fires on its own: short for the closed port, where the
-        // timeout is the answer. For the fake it is generous, because a connect that misses the
-        // timeout on a loaded machine turns into a retry the test never scripted (CI saw the
-        // 429 arrive on the retry and the test wait for a Retry-After sleep that never came).
+        // timeout is the answer. For the fake it is generous: a first attempt that fails on a
+        // loaded machine turns into a retry the test never scripted (twice on CI, early in the
+        // full run, the 429 was missed and the test waited for a Retry-After sleep that never
+        // came). The tests that wait for a retry's sleep give the client 60 s for the same reason:
+        // its timeout is also AsyncHTTPClient's real-time backstop.
         var httpConfiguration = HTTPClient.Configuration()
-        httpConfiguration.timeout.connect = baseURL == nil ? .seconds(10) : .milliseconds(300)
+        httpConfiguration.timeout.connect = baseURL == nil ? .seconds(60) : .milliseconds(300)
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
         let configuration = GeminiConfiguration(
             apiKey: key ?? fake.apiKey, baseURL: baseURL ?? fake.baseURL, timeout: timeout,
@@ -46,7 +48,7 @@ import Testing
         let client = GeminiClient(
             http: http, configuration: configuration, clock: clock, logger: Logger(label: "test.gemini"))
         do {
-            try await withTimeout(20, "gemini client test") {
+            try await withTimeout(90, "gemini client test") {
                 try await body(Harness(client: client, fake: fake, clock: clock))
             }
         } catch {
@@ -78,7 +80,7 @@ import Testing
     }
 
     @Test func aServerErrorIsRetriedOnceAfterTheBackoffAndThenSucceeds() async throws {
-        try await withHarness(backoff: .seconds(1)) { h in
+        try await withHarness(timeout: .seconds(60), backoff: .seconds(1)) { h in
             h.fake.script(.fail(500), .answer("Still here with you."))
             async let result = h.reply()
             await h.clock.waitForSleeper(until: h.instant(.seconds(1)))
@@ -112,7 +114,7 @@ import Testing
     }
 
     @Test func rateLimitingWaitsForRetryAfterThenRetries() async throws {
-        try await withHarness { h in
+        try await withHarness(timeout: .seconds(60)) { h in
             h.fake.script(.rateLimited(retryAfter: "3", retryInfo: nil), .answer("Okay, I'm back."))
             async let result = h.reply()
             await h.clock.waitForSleeper(until: h.instant(.seconds(3)))
@@ -125,7 +127,7 @@ import Testing
     }
 
     @Test func googlesRetryInfoDelayIsHonouredLikeRetryAfter() async throws {
-        try await withHarness { h in
+        try await withHarness(timeout: .seconds(60)) { h in
             h.fake.script(.rateLimited(retryAfter: nil, retryInfo: "2s"), .answer("Back again."))
             async let result = h.reply()
             await h.clock.waitForSleeper(until: h.instant(.seconds(2)))
