@@ -124,7 +124,7 @@ struct BrokerAdminServiceTests {
         #expect(plugin.clients["alice"] == nil)
         #expect(plugin.clients["alice.owntracks"] == nil)
         #expect(plugin.roles["device-alice"] == nil)
-        let retained = try await bus.subscribe("#", qos: .atLeastOnce).first(2, within: 2).map(\.topic)
+        let retained = try await bus.subscribe("#", qos: .atLeastOnce).first(2, within: 20).map(\.topic)
         #expect(retained.sorted() == ["owntracks/bob/phone", "safewalk/bob/presence"])
         let reports = bus.published(matching: "safewalk/_accounts/erased/broker-admin").compactMap {
             try? SafeWalkJSON.decode(EraseReport.self, from: $0.payload)

@@ -8,7 +8,7 @@ import Testing
 /// and changed while the broker runs, with exactly a walker's rights.
 @Suite("Live broker logins through broker-admin", .serialized, .holdsResources)
 struct LiveAccountsTests {
-    @Test func aCreatedWalkerConnectsWithinASecondWithExactlyAWalkersRights() async throws {
+    @Test func aCreatedWalkerConnectsAtOnceWithExactlyAWalkersRights() async throws {
         let stack = try await AccountsStack.start()
         #expect(try await stack.run(.createWalker, "bob", password: "pw-bob-1234").ok)
         let created = try await stack.run(.createWalker, "alice", password: "pw-alice-1234", id: "c1")

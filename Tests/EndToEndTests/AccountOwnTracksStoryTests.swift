@@ -30,10 +30,10 @@ struct AccountOwnTracksStoryTests {
             #expect(config.username == "erin.owntracks" && config.password != erin.password)
             #expect(config.locationTopic == "owntracks/erin/phone" && config.subTopic == "owntracks/erin/phone/cmd")
             #expect(setup.link.hasPrefix("owntracks:///config?inline="))
+            // At once: the device's first connection is accepted (a refused CONNACK throws); the
+            // time is printed, not asserted (real time belongs in benchmarks).
             let device = try await Self.connect(config, on: stack)
-            let connectedIn = ContinuousClock.now - answeredAt
-            #expect(connectedIn < .seconds(1), "the device login must work at once")
-            print("OwnTracks set-up → device connected in \(connectedIn)")
+            print("OwnTracks set-up → device connected in \(ContinuousClock.now - answeredAt)")
 
             // Her locations become her position, as the operator sees it.
             let erinPositions = try await stack.observer.subscribe(try erin.topic(.position), qos: .atLeastOnce)

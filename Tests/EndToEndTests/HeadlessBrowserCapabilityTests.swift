@@ -86,7 +86,7 @@ struct HeadlessBrowserCapabilityTests {
 
             // The worker's command is sent without an answer to wait for: wait for its effect.
             try await browser.setOffline(true)
-            try await eventually("the worker offline", within: 5) {
+            try await eventually("the worker offline", within: 30) {
                 try await browser.evaluateAsync(ask) as? String == "failed"
             }
             let asked = site.requests.count
@@ -97,7 +97,7 @@ struct HeadlessBrowserCapabilityTests {
             // app's "reconnecting" banner is proven by a broker or web going away, not here).
 
             try await browser.setOffline(false)
-            try await eventually("the worker online again", within: 5) {
+            try await eventually("the worker online again", within: 30) {
                 try await browser.evaluateAsync(ask) as? String == "got hi"
             }
         }

@@ -68,7 +68,7 @@ import Testing
     func retained(_ topic: String, on broker: MosquittoBroker) async throws -> String? {
         let reader = try await broker.client()
         let subscription = try await reader.subscribe(topic, qos: .atLeastOnce)
-        let message = try await subscription.first(1, within: 5).first
+        let message = try await subscription.first(1, within: 30).first
         await reader.shutdown()
         return message?.string
     }

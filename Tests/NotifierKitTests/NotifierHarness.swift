@@ -44,7 +44,9 @@ struct NotifierHarness {
             settings: try Fixtures.settings(settings), bus: bus, prefix: Fixtures.prefix, ledger: ledger,
             channels: channels(bus), clock: clock, logger: logger, ladderClock: ladderClock)
         let task = Task { try await service.run() }
-        try await withTimeout(5, "contacts read") { await service.book.waitForList(Fixtures.walker) }
+        // A readiness wait, not a timing check: the start of a full parallel run on two cores once
+        // kept seven harnesses from reading their retained list within 5 s.
+        try await withTimeout(60, "contacts read") { await service.book.waitForList(Fixtures.walker) }
         return NotifierHarness(
             bus: bus, clock: clock, ladderClock: ladderClock, ledger: ledger, service: service, directory: directory,
             task: task, receipts: receipts, alerts: alerts)

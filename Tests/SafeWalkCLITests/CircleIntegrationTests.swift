@@ -130,7 +130,7 @@ import Testing
         let broker = try await SecuredBroker.start(users: Self.users)
         let started = ContinuousClock.now
         let silent = try await run(["circle", "checkin", "--timeout", "0.5"], port: broker.port)
-        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(ContinuousClock.now - started < .seconds(60), "bounded by --timeout, not a hang")
         #expect(silent.status == 1)
         #expect(
             silent.output.contains("no answer from the circle owner (contacts-store) within 0.5 s"), "\(silent.output)")

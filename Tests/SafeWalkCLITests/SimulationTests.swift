@@ -22,7 +22,7 @@ final class EventLog: Sendable {
         -> SimulationEvent
     {
         let stream = self.stream
-        return try await withTimeout(5, what) {
+        return try await withTimeout(30, what) {
             for await event in stream where predicate(event) { return event }
             throw HarnessError.timedOut(what)
         }
