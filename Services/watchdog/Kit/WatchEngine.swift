@@ -22,7 +22,7 @@ public struct WatchEngine: Sendable {
     }
 
     public let machine: WatchMachine
-    private var slots: [WalkerID: Slot] = [:]
+    private var slots = WatchSlots<Slot>()
     private var heap = DeadlineHeap()
 
     public init(machine: WatchMachine) {
@@ -86,13 +86,13 @@ public struct WatchEngine: Sendable {
 
     /// Applies one event for one walker.
     public mutating func handle(_ event: WatchEvent, for walker: WalkerID, now: EpochSeconds) -> WatchStep {
-        let known = slots[walker] != nil
+        let known = slots.contains(walker)
         let before = slots[walker]?.watch ?? WatchMachine.fresh(walker, now: now)
         let (after, actions) = machine.step(before, event, now: now)
         let changed = after != before || !known
         if changed {
             if known {
-                slots[walker]!.watch = after
+                slots.modify(walker) { $0.watch = after }
             } else {
                 slots[walker] = Slot(watch: after, generation: 0, wake: nil)
             }
@@ -108,7 +108,7 @@ public struct WatchEngine: Sendable {
         while steps.count < limit, let top = heap.top, top.at <= now {
             heap.pop()
             guard let slot = slots[top.walker], slot.generation == top.generation else { continue }
-            slots[top.walker]!.wake = nil
+            slots.modify(top.walker) { $0.wake = nil }
             let step = handle(.timer, for: top.walker, now: now)
             steps.append(step)
             // An unchanged watch was not rescheduled by `handle`; make sure it stays scheduled.
@@ -117,9 +117,12 @@ public struct WatchEngine: Sendable {
             // the machine promises a later wake-up, but if it ever breaks that promise the walker
             // is retried a second later instead of hanging every other walker.
             if !step.changed, let wake = slots[top.walker]?.wake, wake <= now {
-                slots[top.walker]!.generation &+= 1
-                slots[top.walker]!.wake = now + 1
-                heap.push(.init(at: now + 1, generation: slots[top.walker]!.generation, walker: top.walker))
+                let generation = slots.modify(top.walker) { slot in
+                    slot.generation &+= 1
+                    slot.wake = now + 1
+                    return slot.generation
+                }
+                if let generation { heap.push(.init(at: now + 1, generation: generation, walker: top.walker)) }
             }
         }
         return steps
