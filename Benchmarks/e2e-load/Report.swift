@@ -73,7 +73,7 @@ enum Report {
             print("| same-run raw broker baseline | value | full system | ratio |")
             print("|---|---|---|---|")
             let fixes = Double(raw.windowEnd.stored - raw.windowStart.stored)
-            let services = ["location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store"]
+            let services = StackShare.services
                 .map { (raw.windowEnd.cpu[$0] ?? 0) - (raw.windowStart.cpu[$0] ?? 0) }.reduce(0, +)
             print(
                 String(

@@ -1,0 +1,30 @@
+/// One load run's window split by who spent it (issue 22, item 4): the simulated phones apart
+/// from the stack they load, the broker's messages per stored fix, and the CPU each fix cost the
+/// five services beside what it cost the broker in the same window.
+struct StackShare {
+    static let services = ["location-ingest", "watchdog", "companion-chat", "notifier", "contacts-store"]
+
+    var phonesPercent: Double
+    var servicesPercent: Double
+    var brokerPercent: Double
+    /// PUBLISH packets the broker received plus those it sent, per fix stored in the window.
+    var brokerMessagesPerFix: Double
+    var servicesMicrosecondsPerFix: Double
+    var brokerMicrosecondsPerFix: Double
+
+    init(_ raw: LoadRun.Raw) {
+        let window = raw.windowEnd.at - raw.windowStart.at
+        let fixes = Double(max(raw.windowEnd.stored - raw.windowStart.stored, 1))
+        func seconds(_ key: String) -> Double { (raw.windowEnd.cpu[key] ?? 0) - (raw.windowStart.cpu[key] ?? 0) }
+        let services = Self.services.map(seconds).reduce(0, +)
+        let broker = seconds("mosquitto")
+        phonesPercent = 100 * seconds("bench") / window
+        servicesPercent = 100 * services / window
+        brokerPercent = 100 * broker / window
+        let counters = ["$SYS/broker/publish/messages/received", "$SYS/broker/publish/messages/sent"]
+        let messages = counters.map { (raw.windowEnd.sys[$0] ?? 0) - (raw.windowStart.sys[$0] ?? 0) }.reduce(0, +)
+        brokerMessagesPerFix = messages / fixes
+        servicesMicrosecondsPerFix = 1e6 * services / fixes
+        brokerMicrosecondsPerFix = 1e6 * broker / fixes
+    }
+}
