@@ -10,7 +10,10 @@
 #              exactly one partition (NATS's subject mapping; RabbitMQ has none for MQTT)
 # Every result is printed; the run fails if NATS, the engine SafeWalk builds on, misses one.
 #
-#   scripts/cluster-trial.sh [nats|rabbitmq|both]     (default both; needs the two packages)
+#   isolation  (nats-isolation) per-user permissions as strong as the `%u` ACL across nodes, and a
+#              login added while the cluster runs (config users, reloaded on every node)
+#
+#   scripts/cluster-trial.sh [nats|nats-isolation|rabbitmq|both]   (default both; needs the packages)
 set -uo pipefail
 
 which_engines=${1:-both}
@@ -220,11 +223,106 @@ EOF
     record rabbitmq partition FAIL "no keyed partitioning for MQTT subscribers: the consistent-hash exchange feeds queues only AMQP consumers read (not run)"
 }
 
+# Per-user isolation on NATS with its own model (config users with subject permissions, reloaded
+# while running): SafeWalk's `%u` ACL as NATS permissions, `safewalk/alice/#` being subject
+# `safewalk.alice.>`. A QoS 1 MQTT subscription is a JetStream consumer delivering on an internal
+# `$MQTT.sub.` subject, which NATS 2.9 checks against the user's subscribe permissions too.
+nats_users() {  # the authorization block for the walkers named in $@, plus the services' user
+    printf 'authorization {\n  users = [\n'
+    # Explicit permissions even for the services: NATS 2.9.10 panics reloading users while a
+    # retained message's publisher has none (nats-server PR 7596, fixed in 2025, not in Debian 12).
+    printf '    {user: services, password: "services-pw", permissions: {publish: [">"], subscribe: [">"]}}\n'
+    local w
+    for w in "$@"; do
+        printf '    {user: %s, password: "pw-%s", permissions: {publish: ["safewalk.%s.>"], subscribe: ["safewalk.%s.>", "$MQTT.sub.>"]}}\n' \
+            "$w" "$w" "$w" "$w"
+    done
+    printf '  ]\n}\n'
+}
+
+run_nats_isolation() {
+    command -v nats-server > /dev/null || { say "nats-server not installed (apt-get install nats-server)"; return 1; }
+    local i mqtt=() client=() route=() got
+    for i in 1 2 3; do mqtt+=("$(free_port)"); client+=("$(free_port)"); route+=("$(free_port)"); done
+    nats_users alice bob > "$work/users.conf"
+    for i in 1 2 3; do
+        cat > "$work/nats$i.conf" <<EOF
+server_name: n$i
+listen: 127.0.0.1:${client[$((i - 1))]}
+jetstream { store_dir: "$work/js$i" }
+cluster {
+  name: safewalk
+  listen: 127.0.0.1:${route[$((i - 1))]}
+  routes: [nats-route://127.0.0.1:${route[0]}, nats-route://127.0.0.1:${route[1]}, nats-route://127.0.0.1:${route[2]}]
+}
+mqtt { listen: 127.0.0.1:${mqtt[$((i - 1))]} }
+include "users.conf"
+EOF
+        nats-server -c "$work/nats$i.conf" > "$work/nats$i.log" 2>&1 &
+        pids+=($!)
+        eval "nats_pid_$i=$!"
+    done
+    say "nats isolation: three nodes, MQTT on ${mqtt[*]}"
+    local svc=(-V mqttv311 -h 127.0.0.1 -u services -P services-pw)
+    local deadline=$((SECONDS + 90)) port
+    for port in "${mqtt[@]}"; do
+        until mosquitto_pub "${svc[@]}" -p "$port" -q 1 -t trial/ready -m x 2>/dev/null; do
+            [ $SECONDS -ge $deadline ] && { record nats isolation FAIL "port $port never became ready"; return 1; }
+            sleep 1
+        done
+    done
+    local a=(-V mqttv311 -h 127.0.0.1 -u alice -P pw-alice)
+    # Retained statuses published by a service on node 1.
+    mosquitto_pub "${svc[@]}" -p "${mqtt[0]}" -q 1 -r -t safewalk/bob/status -m bob-status
+    mosquitto_pub "${svc[@]}" -p "${mqtt[0]}" -q 1 -r -t safewalk/alice/status -m alice-status
+    # Alice on node 3: her own retained status arrives; bob's topic, every walker's, everything
+    # and NATS's internal delivery subjects give her nothing of bob's.
+    got=$(mosquitto_sub "${a[@]}" -p "${mqtt[2]}" -q 1 -t safewalk/alice/status -C 1 -W 10 2>/dev/null)
+    if [ "$got" = alice-status ]; then record nats "isolation: own" PASS "alice on node 3 read her own retained status"
+    else record nats "isolation: own" FAIL "alice read '${got}' for her own status"; fi
+    local filter
+    for filter in safewalk/bob/status 'safewalk/+/status' '#' '$MQTT/sub/#'; do
+        mosquitto_sub "${a[@]}" -p "${mqtt[2]}" -q 1 -v -t "$filter" -W 6 > "$work/alice-read.out" 2>&1
+        if grep -q "bob-status" "$work/alice-read.out"; then
+            record nats "isolation: read $filter" FAIL "alice read bob's status"
+        else
+            record nats "isolation: read $filter" PASS "nothing of bob's: $(head -c 80 "$work/alice-read.out" | tr '\n' ' ')"
+        fi
+    done
+    # Writes: a forged fix for bob from alice on node 2 never reaches a service on node 1.
+    mosquitto_sub "${svc[@]}" -p "${mqtt[0]}" -q 1 -v -t 'safewalk/+/fix' -W 8 > "$work/svc-fix.out" 2>/dev/null &
+    local watcher=$!
+    sleep 2
+    mosquitto_pub "${a[@]}" -p "${mqtt[1]}" -q 1 -t safewalk/bob/fix -m forged 2>/dev/null
+    mosquitto_pub "${a[@]}" -p "${mqtt[1]}" -q 1 -t safewalk/alice/fix -m own 2>/dev/null
+    wait "$watcher"
+    if grep -q forged "$work/svc-fix.out" || ! grep -q "safewalk/alice/fix own" "$work/svc-fix.out"; then
+        record nats "isolation: write" FAIL "the services saw: $(tr '\n' ' ' < "$work/svc-fix.out")"
+    else
+        record nats "isolation: write" PASS "alice's own fix arrived, her forged one for bob did not"
+    fi
+    # A walker signed up while the cluster runs: carol's login is added to every node's users,
+    # each node reloads, and her connections are tried until one is accepted.
+    nats_users alice bob carol > "$work/users.conf"
+    local started tries=0 took
+    started=$(date +%s.%N)
+    for i in 1 2 3; do nats-server --signal "reload=$(eval echo "\$nats_pid_$i")" > /dev/null 2>&1; done
+    until mosquitto_pub -V mqttv311 -h 127.0.0.1 -p "${mqtt[2]}" -u carol -P pw-carol -q 1 -t safewalk/carol/fix -m hi 2>/dev/null; do
+        tries=$((tries + 1))
+        [ $tries -ge 50 ] && break
+        sleep 0.1
+    done
+    took=$(python3 -c "print(f'{$(date +%s.%N) - $started:.2f}')")
+    if [ $tries -lt 50 ]; then record nats "isolation: new login" PASS "carol connected on node 3 ${took} s after the reload signals, after $tries refusals"
+    else record nats "isolation: new login" FAIL "carol still refused ${took} s after the reload signals"; fi
+}
+
 case $which_engines in
     nats) run_nats || nats_failed=1 ;;
+    nats-isolation) run_nats_isolation || nats_failed=1 ;;
     rabbitmq) run_rabbitmq ;;
     both) run_nats || nats_failed=1; cleanup; work=$(mktemp -d /tmp/safewalk-cluster-trial.XXXXXX); pids=(); run_rabbitmq ;;
-    *) echo "usage: $0 [nats|rabbitmq|both]" >&2; exit 2 ;;
+    *) echo "usage: $0 [nats|nats-isolation|rabbitmq|both]" >&2; exit 2 ;;
 esac
 
 echo
