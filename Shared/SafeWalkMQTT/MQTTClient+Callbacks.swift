@@ -114,12 +114,19 @@ extension MQTTClient {
         let refused = granted.contains { $0 >= 0x80 }
         let (filter, waiters): (String?, [CheckedContinuation<Void, any Error>]) = state.withLock { state in
             guard let filter = state.inflightSubscribes.removeValue(forKey: messageID) else { return (nil, []) }
-            if !refused { state.grantedFilters.insert(filter) }
+            if !refused {
+                state.grantedFilters.insert(filter)
+                state.refusedResubscribes[filter] = nil
+            }
             return (filter, state.subscribeWaiters.removeValue(forKey: filter) ?? [])
         }
         guard let filter else { return }
         if refused {
             logger.error("broker refused subscription", metadata: ["filter": "\(filter)"])
+            configuration.observer?.didRefuseSubscription(filter: filter)
+            // Nobody waits on a re-subscription made at a reconnect: unless asked again, the
+            // subscription is dead while the service believes it listens.
+            if waiters.isEmpty { askAgainLater(filter) }
             for waiter in waiters { waiter.resume(throwing: MQTTError.subscriptionRefused(filter: filter)) }
         } else {
             for waiter in waiters { waiter.resume() }

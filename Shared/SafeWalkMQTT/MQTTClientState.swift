@@ -23,6 +23,8 @@ struct MQTTClientState {
     var subscribeWaiters: [String: [CheckedContinuation<Void, any Error>]] = [:]
     /// Filters the broker holds for this session.
     var grantedFilters: Set<String> = []
+    /// Re-subscriptions the broker refused in a row, by filter (``MQTTClient/askAgainLater(_:)``).
+    var refusedResubscribes: [String: Int] = [:]
 
     var registrations: [UInt64: Registration] = [:]
     /// Messages no subscription wanted yet: a persistent session hands over what was queued for

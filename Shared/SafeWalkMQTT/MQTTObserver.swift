@@ -10,9 +10,12 @@ public protocol MQTTObserver: Sendable {
     /// The deepest backlog of a subscription on `filter` grew to `depth` messages (called on
     /// the network thread, once per new maximum).
     func highWaterMarkRose(filter: String, to depth: Int)
+    /// The broker refused a subscription to `filter` (SUBACK 0x80), first or asked again.
+    func didRefuseSubscription(filter: String)
 }
 
 extension MQTTObserver {
     public func didSubscribe(filter: String) {}
     public func highWaterMarkRose(filter: String, to depth: Int) {}
+    public func didRefuseSubscription(filter: String) {}
 }

@@ -5,7 +5,8 @@ import Synchronization
 
 /// Counts broker traffic by topic kind (`fix`, `escalation`, ...) and connection changes, as
 /// `safewalk_mqtt_messages_received_total{kind}`, `safewalk_mqtt_messages_published_total{kind}`,
-/// `safewalk_mqtt_reconnects_total` and `safewalk_mqtt_connection_losses_total`, and each
+/// `safewalk_mqtt_reconnects_total`, `safewalk_mqtt_connection_losses_total` and
+/// `safewalk_mqtt_subscriptions_refused_total` (SUBACK 0x80, first or asked again), and each
 /// subscription's buffer high-water mark as `safewalk_mqtt_subscription_buffer_high_water_mark{filter}`.
 ///
 /// The high-water mark is the deepest backlog (messages received but not yet taken by the
@@ -20,12 +21,15 @@ final class BrokerMetrics: MQTTObserver {
     private let highWaterMarks = Mutex<[String: (gauge: Gauge, depth: Int)]>([:])
     private let connects: Counter
     private let losses: Counter
+    private let refusals: Counter
 
     init(service: ServiceName, prefix: String) {
         self.service = service.rawValue
         self.prefix = prefix
         connects = Counter(label: "safewalk_mqtt_connects_total", dimensions: [("service", service.rawValue)])
         losses = Counter(label: "safewalk_mqtt_connection_losses_total", dimensions: [("service", service.rawValue)])
+        refusals = Counter(
+            label: "safewalk_mqtt_subscriptions_refused_total", dimensions: [("service", service.rawValue)])
     }
 
     func didReceive(topic: String, bytes: Int) {
@@ -38,6 +42,8 @@ final class BrokerMetrics: MQTTObserver {
 
     func didConnect(sessionPresent: Bool) { connects.increment() }
     func didLoseConnection() { losses.increment() }
+
+    func didRefuseSubscription(filter: String) { refusals.increment() }
 
     func didSubscribe(filter: String) { highWaterMarkRose(filter: filter, to: 0) }
 

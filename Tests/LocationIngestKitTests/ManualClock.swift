@@ -1,4 +1,4 @@
 import TestSupport
 
-/// The shared test clock for code generic over `Clock<Duration>` (swift-clocks' `TestClock`).
+/// The shared test clock for code generic over `Clock<Duration>` (`ObservedTestClock`).
 typealias ManualClock = ObservedTestClock

@@ -5,7 +5,7 @@ import Synchronization
 /// `WatchClock`, the notifier's `NotifierClock`, the CLI's `SimulationClock`: each test target
 /// declares the conformance it needs). Time moves only when a test calls `advance`; sleepers whose
 /// deadline has come then wake, and cancellation wakes them with `CancellationError`. Code generic
-/// over `Clock<Duration>` is tested with ``ObservedTestClock`` (swift-clocks' `TestClock`) instead.
+/// over `Clock<Duration>` is tested with ``ObservedTestClock`` instead.
 public final class EpochClock: Sendable {
     private struct Sleeper {
         var deadline: EpochSeconds
