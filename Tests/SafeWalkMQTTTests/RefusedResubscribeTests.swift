@@ -24,8 +24,6 @@ struct RefusedResubscribeTests {
         func didRefuseSubscription(filter: String) { continuation.yield(filter) }
     }
 
-    static let plugin = "/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so"
-
     /// A broker with only the plugin, its admin `admin`, and `svc`, who may subscribe to anything
     /// while the default subscribe access allows it.
     static func broker() async throws -> MosquittoBroker {
@@ -37,11 +35,12 @@ struct RefusedResubscribeTests {
         let (status, output) = try await ChildProcess.run(ctrl, ["dynsec", "init", seed.path, "admin", "admin-pw"])
         guard status == 0 else { throw HarnessError.processFailed("mosquitto_ctrl dynsec init: \(output)") }
         let json = try Data(contentsOf: seed)
+        let plugin = try SecuredBroker.dynamicSecurityPlugin()
         return try await MosquittoBroker.startRetryingPort {
             try MosquittoBroker { port, directory in
                 try json.write(to: directory.appendingPathComponent("dynsec.json"))
                 return [
-                    "listener \(port) 127.0.0.1", "plugin \(Self.plugin)",
+                    "listener \(port) 127.0.0.1", "plugin \(plugin)",
                     "plugin_opt_config_file \(directory.path)/dynsec.json", "persistence true",
                     "persistence_location \(directory.path)/", "log_dest file \(directory.path)/mosquitto.log",
                     "log_type all",
