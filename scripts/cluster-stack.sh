@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Issue 23, item 1, first part (docs/SCALING.md, "The five services on the cluster"): three NATS
+# nodes with JetStream and MQTT on loopback, and SafeWalk's five services as they are, each an
+# MQTT 3.1.1 client of one node: watchdog and notifier on node 1, location-ingest and
+# contacts-store on node 2, companion-chat on node 3. A walker on node 3 adds a contact, sends a
+# fix and asks for help; the escalation, the alert and its device delivery must be seen on
+# node 2. Then node 1 is SIGKILLed, the walker answers "I'm safe" while it is down, node 1 comes
+# back, and the walker asks for help again: the answer sent meanwhile must reach the watchdog
+# through its persistent session, and the second cry must escalate as a new incident.
+# No authorization here (per-user isolation on NATS: scripts/cluster-trial.sh nats-isolation).
+#
+#   scripts/cluster-stack.sh        (needs nats-server and mosquitto-clients; CONFIGURATION=debug|release)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+command -v nats-server > /dev/null || { echo "nats-server is not installed: apt-get install nats-server" >&2; exit 1; }
+configuration=${CONFIGURATION:-release}
+swift build -c "$configuration" > /dev/null || exit 1
+bin=$(swift build -c "$configuration" --show-bin-path)
+work=$(mktemp -d /tmp/safewalk-cluster-stack.XXXXXX)
+failed=0
+cleanup() {
+    pkill -9 -f "$work" 2>/dev/null
+    [ -n "${KEEP_STACK:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+say() { printf '[cluster-stack] %s\n' "$*"; }
+check() {  # name, pass?, detail
+    if [ "$2" = 0 ]; then say "PASS $1: $3"; else say "FAIL $1: $3"; failed=1; fi
+}
+mqtt=() client=() route=()
+for i in 1 2 3; do mqtt+=("$(free_port)"); client+=("$(free_port)"); route+=("$(free_port)"); done
+start_node() {  # i: the node's own config names $work, so cleanup finds it
+    setsid nats-server -c "$work/nats$1.conf" >> "$work/nats$1.log" 2>&1 &
+    disown $!  # killed on purpose: no job notice
+}
+for i in 1 2 3; do
+    cat > "$work/nats$i.conf" <<EOF
+server_name: n$i
+listen: 127.0.0.1:${client[$((i - 1))]}
+jetstream { store_dir: "$work/js$i" }
+cluster {
+  name: safewalk
+  listen: 127.0.0.1:${route[$((i - 1))]}
+  routes: [nats-route://127.0.0.1:${route[0]}, nats-route://127.0.0.1:${route[1]}, nats-route://127.0.0.1:${route[2]}]
+}
+mqtt { listen: 127.0.0.1:${mqtt[$((i - 1))]} }
+EOF
+    start_node $i
+done
+V=(-V mqttv311 -h 127.0.0.1)
+ready() {  # port: a QoS 1 publish is acknowledged (JetStream has its leaders)
+    local deadline=$((SECONDS + 90))
+    until mosquitto_pub "${V[@]}" -p "$1" -q 1 -t safewalk/_ready -m x 2> /dev/null; do
+        [ $SECONDS -ge $deadline ] && return 1
+        sleep 1
+    done
+}
+for port in "${mqtt[@]}"; do ready "$port" || { say "node on $port never became ready"; exit 1; }; done
+say "three NATS nodes, MQTT on ${mqtt[*]}; data in $work"
+
+start_service() {  # service node
+    mkdir -p "$work/$1"
+    SAFEWALK_MQTT_PORT=${mqtt[$(($2 - 1))]} SAFEWALK_DATA_DIR="$work/$1" setsid "$bin/$1" > "$work/$1.log" 2>&1 &
+    disown $!
+}
+start_service watchdog 1
+start_service notifier 1
+start_service location-ingest 2
+start_service contacts-store 2
+start_service companion-chat 3
+for service in watchdog notifier location-ingest contacts-store companion-chat; do
+    deadline=$((SECONDS + 60))
+    until grep -q "connected to broker" "$work/$service.log" 2> /dev/null; do
+        [ $SECONDS -ge $deadline ] && { say "$service never connected: $(tail -3 "$work/$service.log")"; exit 1; }
+        sleep 0.5
+    done
+done
+say "five services connected: watchdog, notifier → node 1; location-ingest, contacts-store → node 2; companion-chat → node 3"
+
+phone() { mosquitto_pub "${V[@]}" -p "${mqtt[2]}" -q 1 -t "safewalk/alice/$1" -m "$2"; }
+watch_on_node2() {  # seconds file: everything of alice's, seen from node 2 (QoS 0: no JetStream consumer)
+    mosquitto_sub "${V[@]}" -p "${mqtt[1]}" -q 0 -v -t 'safewalk/alice/#' -W "$1" > "$2" 2> /dev/null &
+    watcher=$!
+    sleep 1
+}
+first_incident() { sed -n 's|^safewalk/alice/escalation .*"incident":"\([^"]*\)".*|\1|p' "$1" | head -1; }
+
+watch_on_node2 12 "$work/first.out"
+phone contacts/add '{"name":"Mom","phone":"512-555-0101","v":1}'
+phone fix "{\"v\":1,\"lat\":30.2849,\"lon\":-97.7341,\"acc\":5,\"tst\":$(date +%s)}"
+sleep 1
+phone action '{"action":"needHelp","id":"a1","note":"Someone is following me","v":1}'
+wait "$watcher"
+grep -q '^safewalk/alice/contacts {"contacts":\[{"dialable":true' "$work/first.out"
+check "contacts" $? "contacts-store (node 2) stored the contact sent on node 3"
+grep -q '^safewalk/alice/position ' "$work/first.out"
+check "position" $? "location-ingest (node 2) published the fix sent on node 3"
+first=$(first_incident "$work/first.out")
+[ -n "$first" ]
+check "escalation" $? "the watchdog (node 1) escalated the cry for help sent on node 3 (incident ${first:-none})"
+grep -q '^safewalk/alice/alert {"actions":\[{"title":"Call' "$work/first.out" &&
+    grep -q '"channel":"device".*"status":"sent"' "$work/first.out"
+check "alert" $? "the notifier (node 1) alerted the phone, seen on node 2, with its device delivery sent"
+
+say "SIGKILL node 1 (the watchdog's and the notifier's node); the walker answers while it is down"
+pkill -9 -f "nats-server -c $work/nats1.conf"
+sleep 2
+phone action '{"action":"imSafe","id":"a2","v":1}'
+sleep 3
+start_node 1
+ready "${mqtt[0]}" || { say "node 1 did not come back"; exit 1; }
+deadline=$((SECONDS + 60))
+until [ "$(grep -c 'connected to broker' "$work/watchdog.log")" -ge 2 ]; do
+    [ $SECONDS -ge $deadline ] && break
+    sleep 0.5
+done
+watch_on_node2 20 "$work/second.out"
+phone action '{"action":"needHelp","id":"a3","v":1}'
+wait "$watcher"
+second=$(first_incident "$work/second.out")
+[ -n "$second" ] && [ "$second" != "$first" ]
+check "after node 1's loss" $? "the second cry escalated as a new incident (${second:-none}): the I'm-safe sent while node 1 was down had ended the first"
+grep -q "sessionPresent=true" "$work/watchdog.log"
+check "session" $? "the watchdog came back to its persistent session on node 1"
+exit $failed
