@@ -25,29 +25,19 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=lib/nats-cluster.sh
+source scripts/lib/nats-cluster.sh
 say() { printf '[cluster-stack] %s\n' "$*"; }
 check() {  # name, pass?, detail
     if [ "$2" = 0 ]; then say "PASS $1: $3"; else say "FAIL $1: $3"; failed=1; fi
 }
-mqtt=() client=() route=()
-for i in 1 2 3; do mqtt+=("$(free_port)"); client+=("$(free_port)"); route+=("$(free_port)"); done
+nats_ports
 start_node() {  # i: the node's own config names $work, so cleanup finds it
     setsid nats-server -c "$work/nats$1.conf" >> "$work/nats$1.log" 2>&1 &
     disown $!  # killed on purpose: no job notice
 }
 for i in 1 2 3; do
-    cat > "$work/nats$i.conf" <<EOF
-server_name: n$i
-listen: 127.0.0.1:${client[$((i - 1))]}
-jetstream { store_dir: "$work/js$i" }
-cluster {
-  name: safewalk
-  listen: 127.0.0.1:${route[$((i - 1))]}
-  routes: [nats-route://127.0.0.1:${route[0]}, nats-route://127.0.0.1:${route[1]}, nats-route://127.0.0.1:${route[2]}]
-}
-mqtt { listen: 127.0.0.1:${mqtt[$((i - 1))]} }
-EOF
+    nats_node_config $i
     start_node $i
 done
 V=(-V mqttv311 -h 127.0.0.1)
@@ -80,7 +70,17 @@ for service in watchdog notifier location-ingest contacts-store companion-chat; 
 done
 say "five services connected: watchdog, notifier → node 1; location-ingest, contacts-store → node 2; companion-chat → node 3"
 
-phone() { mosquitto_pub "${V[@]}" -p "${mqtt[2]}" -q 1 -t "safewalk/alice/$1" -m "$2"; }
+# The walker's phone on node 3 sends until the broker acknowledges, as the app does: right after a
+# node's loss NATS may drop a connection while JetStream elects its leaders again.
+phone() {
+    local tries=0
+    until mosquitto_pub "${V[@]}" -p "${mqtt[2]}" -q 1 -t "safewalk/alice/$1" -m "$2" 2> /dev/null; do
+        tries=$((tries + 1))
+        [ $tries -ge 30 ] && { say "the phone could not send $1 in 30 tries"; return 1; }
+        sleep 1
+    done
+    [ $tries -eq 0 ] || say "the phone sent $1 after $tries failed tries"
+}
 watch_on_node2() {  # seconds file: everything of alice's, seen from node 2 (QoS 0: no JetStream consumer)
     mosquitto_sub "${V[@]}" -p "${mqtt[1]}" -q 0 -v -t 'safewalk/alice/#' -W "$1" > "$2" 2> /dev/null &
     watcher=$!

@@ -29,7 +29,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=lib/nats-cluster.sh
+source "$(dirname "$0")/lib/nats-cluster.sh"
 say() { printf '[trial] %s\n' "$*"; }
 record() {  # engine check outcome detail
     results+=("$(printf '| %s | %s | %s | %s |' "$1" "$2" "$3" "$4")")
@@ -152,20 +153,9 @@ EOF
 run_nats() {
     command -v nats-server > /dev/null || { say "nats-server not installed (apt-get install nats-server)"; return 1; }
     local i mqtt=() client=() route=()
-    for i in 1 2 3; do mqtt+=("$(free_port)"); client+=("$(free_port)"); route+=("$(free_port)"); done
+    nats_ports
     for i in 1 2 3; do
-        cat > "$work/nats$i.conf" <<EOF
-server_name: n$i
-listen: 127.0.0.1:${client[$((i - 1))]}
-jetstream { store_dir: "$work/js$i" }
-cluster {
-  name: safewalk
-  listen: 127.0.0.1:${route[$((i - 1))]}
-  routes: [nats-route://127.0.0.1:${route[0]}, nats-route://127.0.0.1:${route[1]}, nats-route://127.0.0.1:${route[2]}]
-}
-mqtt { listen: 127.0.0.1:${mqtt[$((i - 1))]} }
-mappings = { "safewalk.*.position": "safewalk.{{wildcard(1)}}.position.{{partition(4,1)}}" }
-EOF
+        nats_node_config $i 'mappings = { "safewalk.*.position": "safewalk.{{wildcard(1)}}.position.{{partition(4,1)}}" }'
         nats-server -c "$work/nats$i.conf" > "$work/nats$i.log" 2>&1 &
         pids+=($!)
         eval "nats_pid_$i=$!"
@@ -243,21 +233,10 @@ nats_users() {  # the authorization block for the walkers named in $@, plus the 
 run_nats_isolation() {
     command -v nats-server > /dev/null || { say "nats-server not installed (apt-get install nats-server)"; return 1; }
     local i mqtt=() client=() route=() got
-    for i in 1 2 3; do mqtt+=("$(free_port)"); client+=("$(free_port)"); route+=("$(free_port)"); done
+    nats_ports
     nats_users alice bob > "$work/users.conf"
     for i in 1 2 3; do
-        cat > "$work/nats$i.conf" <<EOF
-server_name: n$i
-listen: 127.0.0.1:${client[$((i - 1))]}
-jetstream { store_dir: "$work/js$i" }
-cluster {
-  name: safewalk
-  listen: 127.0.0.1:${route[$((i - 1))]}
-  routes: [nats-route://127.0.0.1:${route[0]}, nats-route://127.0.0.1:${route[1]}, nats-route://127.0.0.1:${route[2]}]
-}
-mqtt { listen: 127.0.0.1:${mqtt[$((i - 1))]} }
-include "users.conf"
-EOF
+        nats_node_config $i 'include "users.conf"'
         nats-server -c "$work/nats$i.conf" > "$work/nats$i.log" 2>&1 &
         pids+=($!)
         eval "nats_pid_$i=$!"
