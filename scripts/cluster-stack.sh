@@ -19,7 +19,10 @@ swift build -c "$configuration" > /dev/null || exit 1
 bin=$(swift build -c "$configuration" --show-bin-path)
 work=$(mktemp -d /tmp/safewalk-cluster-stack.XXXXXX)
 failed=0
+service_pids=()
 cleanup() {
+    # The services name $work only in their environment: stop them by pid, then the nodes.
+    [ ${#service_pids[@]} -gt 0 ] && kill -9 "${service_pids[@]}" 2>/dev/null
     pkill -9 -f "$work" 2>/dev/null
     [ -n "${KEEP_STACK:-}" ] || rm -rf "$work"
 }
@@ -54,6 +57,7 @@ say "three NATS nodes, MQTT on ${mqtt[*]}; data in $work"
 start_service() {  # service node
     mkdir -p "$work/$1"
     SAFEWALK_MQTT_PORT=${mqtt[$(($2 - 1))]} SAFEWALK_DATA_DIR="$work/$1" setsid "$bin/$1" > "$work/$1.log" 2>&1 &
+    service_pids+=($!)
     disown $!
 }
 start_service watchdog 1
