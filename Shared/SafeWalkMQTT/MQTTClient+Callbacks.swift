@@ -60,10 +60,7 @@ extension MQTTClient {
             if !sessionPresent { state.grantedFilters = [] }
             // The broker forgot our subscriptions (or never had some): ask again.
             for (filter, qos) in state.wantedFilters where !state.grantedFilters.contains(filter) {
-                var mid: Int32 = 0
-                if mosquitto_subscribe(handle, &mid, filter, qos.rawValue) == MOSQ_ERR_SUCCESS.rawValue {
-                    state.inflightSubscribes[mid] = filter
-                }
+                sendSubscribe(filter, qos: qos, state: &state)
             }
             // Publishes made while offline go out now, in the order they were made.
             let parked = state.offlinePublishes

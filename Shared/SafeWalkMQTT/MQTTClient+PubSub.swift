@@ -105,11 +105,8 @@ extension MQTTClient {
                     state.handOverUnclaimed(to: buffer, filter: filter)
                     state.subscribeWaiters[filter, default: []].append(continuation)
                     guard state.phase == .connected else { return nil }  // on_connect subscribes it
-                    var mid: Int32 = 0
-                    let rc = mosquitto_subscribe(handle, &mid, filter, qos.rawValue)
-                    if rc == MOSQ_ERR_SUCCESS.rawValue {
-                        state.inflightSubscribes[mid] = filter
-                    } else if rc != MOSQ_ERR_NO_CONN.rawValue {
+                    let rc = sendSubscribe(filter, qos: qos, state: &state)
+                    if rc != MOSQ_ERR_SUCCESS.rawValue, rc != MOSQ_ERR_NO_CONN.rawValue {
                         state.subscribeWaiters[filter]?.removeLast()
                         return MosquittoLibrary.error(rc, topic: filter)
                     }
@@ -122,6 +119,16 @@ extension MQTTClient {
             throw error
         }
         return MQTTSubscription(filter: filter, buffer: buffer)
+    }
+
+    /// Sends a SUBSCRIBE for `filter` and notes it in flight until its SUBACK; libmosquitto's
+    /// return code. Called under the state lock (at `subscribe`, at a reconnect, asking again).
+    @discardableResult
+    func sendSubscribe(_ filter: String, qos: QoS, state: inout MQTTClientState) -> Int32 {
+        var mid: Int32 = 0
+        let rc = mosquitto_subscribe(handle, &mid, filter, qos.rawValue)
+        if rc == MOSQ_ERR_SUCCESS.rawValue { state.inflightSubscribes[mid] = filter }
+        return rc
     }
 
     /// Drops a finished subscription locally. The broker keeps the filter: it belongs to the

@@ -1,4 +1,3 @@
-import CMosquitto
 import Foundation
 
 extension MQTTClient {
@@ -39,10 +38,7 @@ extension MQTTClient {
             guard state.phase == .connected, let qos = state.wantedFilters[filter],
                 !state.grantedFilters.contains(filter), !state.inflightSubscribes.values.contains(filter)
             else { return }
-            var mid: Int32 = 0
-            if mosquitto_subscribe(handle, &mid, filter, qos.rawValue) == MOSQ_ERR_SUCCESS.rawValue {
-                state.inflightSubscribes[mid] = filter
-            }
+            sendSubscribe(filter, qos: qos, state: &state)
         }
     }
 }
