@@ -68,13 +68,11 @@ enum Report {
                     + "\(Stats.mb(p.peakRSS)) |")
         }
         if let b = raw.baseline {
-            let brokerWindow = (raw.windowEnd.cpu["mosquitto"] ?? 0) - (raw.windowStart.cpu["mosquitto"] ?? 0)
+            let share = StackShare(raw)
+            let brokerAlone = 1e6 * b.brokerCPU / Double(max(b.received, 1))  // µs per raw fix
             print("")
             print("| same-run raw broker baseline | value | full system | ratio |")
             print("|---|---|---|---|")
-            let fixes = Double(raw.windowEnd.stored - raw.windowStart.stored)
-            let services = StackShare.services
-                .map { (raw.windowEnd.cpu[$0] ?? 0) - (raw.windowStart.cpu[$0] ?? 0) }.reduce(0, +)
             print(
                 String(
                     format:
@@ -87,16 +85,13 @@ enum Report {
                 String(
                     format:
                         "| broker CPU | %.1f %% of a core (%.1f µs per fix) | %.1f %% (%.1f µs per stored fix, all traffic) | %.1f× per fix |",
-                    100 * b.brokerCPU / b.seconds, 1e6 * b.brokerCPU / Double(max(b.received, 1)),
-                    100 * brokerWindow / window,
-                    1e6 * brokerWindow / max(fixes, 1),
-                    (brokerWindow / max(fixes, 1)) / (b.brokerCPU / Double(max(b.received, 1)))))
+                    100 * b.brokerCPU / b.seconds, brokerAlone, share.brokerPercent, share.brokerMicrosecondsPerFix,
+                    share.brokerMicrosecondsPerFix / brokerAlone))
             print(
                 String(
                     format:
                         "| CPU per fix: broker alone vs five services | %.1f µs | %.1f µs (services only) | %.1f× |",
-                    1e6 * b.brokerCPU / Double(max(b.received, 1)), 1e6 * services / max(fixes, 1),
-                    (services / max(fixes, 1)) / (b.brokerCPU / Double(max(b.received, 1)))))
+                    brokerAlone, share.servicesMicrosecondsPerFix, share.servicesMicrosecondsPerFix / brokerAlone))
             print(
                 String(
                     format:
