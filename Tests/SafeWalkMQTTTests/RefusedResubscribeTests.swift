@@ -27,13 +27,8 @@ struct RefusedResubscribeTests {
     /// A broker with only the plugin, its admin `admin`, and `svc`, who may subscribe to anything
     /// while the default subscribe access allows it.
     static func broker() async throws -> MosquittoBroker {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("resub-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let seed = work.appendingPathComponent("dynsec.json")
-        let ctrl = try Executables.find("mosquitto_ctrl", in: ["/usr/bin", "/usr/local/bin"])
-        let (status, output) = try await ChildProcess.run(ctrl, ["dynsec", "init", seed.path, "admin", "admin-pw"])
-        guard status == 0 else { throw HarnessError.processFailed("mosquitto_ctrl dynsec init: \(output)") }
+        let seed = try await DynamicSecurityBroker.initialFile(admin: "admin", password: "admin-pw")
+        defer { try? FileManager.default.removeItem(at: seed.deletingLastPathComponent()) }
         let json = try Data(contentsOf: seed)
         let plugin = try SecuredBroker.dynamicSecurityPlugin()
         return try await MosquittoBroker.startRetryingPort {

@@ -15,16 +15,25 @@ public enum DynamicSecurityBroker {
     ///   - users: the password-file users (services, `operator`, `web`).
     ///   - adminPassword: the plugin admin's password, for `broker-admin`.
     public static func start(users: [String: String], adminPassword: String) async throws -> MosquittoBroker {
+        let file = try await initialFile(admin: adminUsername, password: adminPassword)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        return try await SecuredBroker.start(users: users, dataFiles: [pluginFile: file])
+    }
+
+    /// The plugin's file as `mosquitto_ctrl dynsec init` makes it for the admin login `admin`, in
+    /// a fresh temporary directory that the caller removes.
+    public static func initialFile(admin: String, password: String) async throws -> URL {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent(
             "dynsec-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
         let file = work.appendingPathComponent(pluginFile)
         let ctrl = try Executables.find("mosquitto_ctrl", in: ["/usr/bin", "/usr/local/bin"])
-        let (status, output) = try await ChildProcess.run(
-            ctrl, ["dynsec", "init", file.path, adminUsername, adminPassword])
-        guard status == 0 else { throw HarnessError.processFailed("mosquitto_ctrl dynsec init: \(output)") }
-        return try await SecuredBroker.start(users: users, dataFiles: [pluginFile: file])
+        let (status, output) = try await ChildProcess.run(ctrl, ["dynsec", "init", file.path, admin, password])
+        guard status == 0 else {
+            try? FileManager.default.removeItem(at: work)
+            throw HarnessError.processFailed("mosquitto_ctrl dynsec init: \(output)")
+        }
+        return file
     }
 }
 
