@@ -150,16 +150,23 @@ EOF
     record "$engine" partition "${summary%%|*}" "${summary#*|}"
 }
 
-run_nats() {
-    command -v nats-server > /dev/null || { say "nats-server not installed (apt-get install nats-server)"; return 1; }
-    local i mqtt=() client=() route=()
+# Three nodes on fresh ports (into the caller's mqtt, client and route), each config ending with
+# $1; their pids go to pids and nats_pid_1..3.
+start_nats_nodes() {
     nats_ports
+    local i
     for i in 1 2 3; do
-        nats_node_config $i 'mappings = { "safewalk.*.position": "safewalk.{{wildcard(1)}}.position.{{partition(4,1)}}" }'
+        nats_node_config $i "$1"
         nats-server -c "$work/nats$i.conf" > "$work/nats$i.log" 2>&1 &
         pids+=($!)
         eval "nats_pid_$i=$!"
     done
+}
+
+run_nats() {
+    command -v nats-server > /dev/null || { say "nats-server not installed (apt-get install nats-server)"; return 1; }
+    local mqtt=() client=() route=()
+    start_nats_nodes 'mappings = { "safewalk.*.position": "safewalk.{{wildcard(1)}}.position.{{partition(4,1)}}" }'
     say "nats: three nodes, MQTT on ${mqtt[*]}"
     wait_ready "${mqtt[@]}" || { record nats ready FAIL "see $work/nats*.log"; return 1; }
     check_all "${mqtt[0]}" "${mqtt[1]}" "${mqtt[2]}" nats "kill -9 \$nats_pid_2"
@@ -233,14 +240,8 @@ nats_users() {  # the authorization block for the walkers named in $@, plus the 
 run_nats_isolation() {
     command -v nats-server > /dev/null || { say "nats-server not installed (apt-get install nats-server)"; return 1; }
     local i mqtt=() client=() route=() got
-    nats_ports
     nats_users alice bob > "$work/users.conf"
-    for i in 1 2 3; do
-        nats_node_config $i 'include "users.conf"'
-        nats-server -c "$work/nats$i.conf" > "$work/nats$i.log" 2>&1 &
-        pids+=($!)
-        eval "nats_pid_$i=$!"
-    done
+    start_nats_nodes 'include "users.conf"'
     say "nats isolation: three nodes, MQTT on ${mqtt[*]}"
     local svc=(-V mqttv311 -h 127.0.0.1 -u services -P services-pw)
     local deadline=$((SECONDS + 90)) port
