@@ -52,9 +52,11 @@ extension MQTTClient {
             for waiter in waiters { waiter.resume(throwing: refusal) }
             return
         }
-        let (waiters, failed) = state.withLock {
-            state -> ([CheckedContinuation<Void, any Error>], [(CheckedContinuation<Void, any Error>, MQTTError)]) in
-            guard state.phase != .closed else { return ([], []) }
+        let (waiters, failed, node) = state.withLock {
+            state -> (
+                [CheckedContinuation<Void, any Error>], [(CheckedContinuation<Void, any Error>, MQTTError)], MQTTNode?
+            ) in
+            guard state.phase != .closed else { return ([], [], state.node) }
             state.phase = .connected
             state.connects += 1
             if !sessionPresent { state.grantedFilters = [] }
@@ -72,13 +74,13 @@ extension MQTTClient {
                 }
             }
             defer { state.connectWaiters = [] }
-            return (state.connectWaiters, failed)
+            return (state.connectWaiters, failed, state.node)
         }
         configuration.observer?.didConnect(sessionPresent: sessionPresent)
         logger.info(
             "connected to broker",
             metadata: [
-                "host": "\(configuration.host)", "port": "\(configuration.port)", "sessionPresent": "\(sessionPresent)",
+                "node": "\(node.map(\.description) ?? "?")", "sessionPresent": "\(sessionPresent)",
             ])
         for waiter in waiters { waiter.resume() }
         for (waiter, error) in failed { waiter.resume(throwing: error) }

@@ -28,9 +28,10 @@ extension MQTTClient {
             }
             guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw MosquittoLibrary.error(rc, topic: will.topic) }
         }
-        try check(
-            mosquitto_reconnect_delay_set(handle, config.reconnectDelayMin, config.reconnectDelayMax, true),
-            "reconnect delay")
+        // Reconnects are ours (MQTTClient+NetworkThread), with `reconnectDelayMin`/`Max`; this
+        // tells libmosquitto that a thread of ours runs its loop, so a publish from any other
+        // thread only queues its packet and wakes that loop.
+        try check(mosquitto_threaded_set(handle, true), "threaded mode")
         try check(mosquitto_max_inflight_messages_set(handle, config.maxInflightMessages), "max in-flight")
     }
 

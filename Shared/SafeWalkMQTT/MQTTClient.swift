@@ -26,6 +26,10 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
     let state = Mutex(MQTTClientState())
     /// Keeps `self` alive while the network thread may call back into it.
     private let selfRetain = Mutex<Unmanaged<MQTTClient>?>(nil)
+    /// Wakes the network thread from a reconnect's wait, at shutdown.
+    let networkThreadWake = DispatchSemaphore(value: 0)
+    /// Signalled once as the network thread ends.
+    let networkThreadDone = DispatchSemaphore(value: 0)
 
     public init(configuration: MQTTConfiguration, logger: Logger) throws(MQTTError) {
         try configuration.validate()
@@ -85,6 +89,11 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
 
     public var isConnected: Bool { state.withLock { $0.phase == .connected } }
 
+    /// The node this client is connected to; nil while it is not.
+    public var connectedNode: MQTTNode? {
+        state.withLock { $0.phase == .connected ? $0.node : nil }
+    }
+
     /// How often the client connected, and lost a connection, since it started.
     public var connectionCounts: (connects: Int, losses: Int) {
         state.withLock { ($0.connects, $0.connectionLosses) }
@@ -92,39 +101,46 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
 
     /// Makes the first connection, then hands the socket to libmosquitto's network thread.
     ///
-    /// The first connection is retried here, with backoff, rather than left to the network
-    /// thread: libmosquitto 2.0.11's loop never retries a connection that failed before it
-    /// started, so a service started before its broker waited forever. Once connected, the
-    /// thread's own reconnect (tested with broker restarts) takes over.
+    /// The first connection is retried here, with backoff and over every node, rather than left
+    /// to the network thread: libmosquitto 2.0.11's loop never retries a connection that failed
+    /// before it started, so a service started before its broker waited forever. Once
+    /// connected, the network thread's reconnect (tested with broker restarts) takes over.
     private func startNetworkLoop() async throws {
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         installCallbacks()
+        let nodes = configuration.nodes
         var delay = Double(configuration.reconnectDelayMin)
         var warned = false
-        while true {
-            let rc = await blocking { [configuration] handle in
-                mosquitto_connect(
-                    handle, configuration.host, Int32(configuration.port), configuration.keepAliveSeconds)
+        var connected: Int?
+        while connected == nil {
+            for index in nodes.indices {
+                let node = nodes[index]
+                state.withLock { $0.node = node }
+                let rc = await blocking { [configuration] handle in
+                    mosquitto_connect(handle, node.host, Int32(node.port), configuration.keepAliveSeconds)
+                }
+                guard state.withLock({ $0.phase }) != .closed else {
+                    mosquitto_disconnect(handle)
+                    throw MQTTError.shutDown
+                }
+                if rc == MOSQ_ERR_SUCCESS.rawValue {
+                    connected = index
+                    break
+                }
+                // Broker not up yet (refused, unreachable, or its name not resolvable yet): retry.
+                guard rc == MOSQ_ERR_ERRNO.rawValue || rc == MOSQ_ERR_EAI.rawValue || rc == MOSQ_ERR_NO_CONN.rawValue
+                else {
+                    state.withLock { $0.phase = .closed }
+                    throw MosquittoLibrary.error(rc)
+                }
+                if !warned {
+                    logger.warning(
+                        "broker not reachable yet, retrying",
+                        metadata: ["node": "\(node)", "error": "\(MosquittoLibrary.message(for: rc))"])
+                    warned = true
+                }
             }
-            guard state.withLock({ $0.phase }) != .closed else {
-                mosquitto_disconnect(handle)
-                throw MQTTError.shutDown
-            }
-            if rc == MOSQ_ERR_SUCCESS.rawValue { break }
-            // Broker not up yet (refused, unreachable, or its name not resolvable yet): retry.
-            guard rc == MOSQ_ERR_ERRNO.rawValue || rc == MOSQ_ERR_EAI.rawValue || rc == MOSQ_ERR_NO_CONN.rawValue else {
-                state.withLock { $0.phase = .closed }
-                throw MosquittoLibrary.error(rc)
-            }
-            if !warned {
-                logger.warning(
-                    "broker not reachable yet, retrying",
-                    metadata: [
-                        "host": "\(configuration.host)", "port": "\(configuration.port)",
-                        "error": "\(MosquittoLibrary.message(for: rc))",
-                    ])
-                warned = true
-            }
+            if connected != nil { break }
             try await Task.sleep(for: .seconds(delay))
             delay = min(delay * 2, Double(configuration.reconnectDelayMax))
         }
@@ -138,15 +154,19 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
                 "the connection got file descriptor \(socket); libmosquitto serves only those below "
                     + "\(Self.selectLimit) (too many files open in this process)")
         }
-        selfRetain.withLock { $0 = Unmanaged.passRetained(self) }
-        let loop = mosquitto_loop_start(handle)
-        guard loop == MOSQ_ERR_SUCCESS.rawValue else {
-            selfRetain.withLock {
-                $0?.release(); $0 = nil
-            }
-            state.withLock { $0.phase = .closed }
-            throw MosquittoLibrary.error(loop)
+        // Decided under the lock, so `shutdown` either sees the thread and joins it, or closed
+        // the client first and no thread starts.
+        let start = state.withLock { state in
+            guard state.phase != .closed else { return false }
+            state.networkThreadStarted = true
+            return true
         }
+        guard start else {
+            mosquitto_disconnect(handle)
+            throw MQTTError.shutDown
+        }
+        selfRetain.withLock { $0 = Unmanaged.passRetained(self) }
+        startNetworkThread(connectedTo: connected ?? 0)
     }
 
     /// glibc's FD_SETSIZE, which libmosquitto's select() loop cannot go beyond.
@@ -164,17 +184,21 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
     /// Disconnects cleanly (no Last Will), stops the network thread, ends every subscription and
     /// fails every waiting call with `.shutDown`. Safe to call more than once.
     public func shutdown() async {
-        let wasRunning: Bool = state.withLock { state in
+        let (wasRunning, threadStarted) = state.withLock { state in
             defer { state.phase = .closed }
-            return state.phase != .closed && state.phase != .idle
+            return (state.phase != .closed && state.phase != .idle, state.networkThreadStarted)
         }
         guard wasRunning else {
             failEverything()
             return
         }
         mosquitto_disconnect(handle)
-        // Joins the network thread once it has sent DISCONNECT (or given up reconnecting).
-        _ = await blocking { mosquitto_loop_stop($0, false) }
+        if threadStarted {
+            // Joins the network thread once it has sent DISCONNECT (or, if it was waiting to
+            // reconnect, once woken).
+            networkThreadWake.signal()
+            await joinNetworkThread()
+        }
         failEverything()
         selfRetain.withLock {
             $0?.release(); $0 = nil

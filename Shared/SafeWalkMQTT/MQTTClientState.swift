@@ -9,6 +9,8 @@ struct MQTTClientState {
     }
 
     var phase: Phase = .idle
+    /// Set once, under the lock, when the network thread starts (``MQTTClient/shutdown()`` joins it).
+    var networkThreadStarted = false
     var connectWaiters: [CheckedContinuation<Void, any Error>] = []
     var refusal: MQTTError?
 
@@ -34,6 +36,8 @@ struct MQTTClientState {
     static let unclaimedLimit = 1_000_000
     var nextRegistrationID: UInt64 = 0
 
+    /// The node of the current (or last) connection.
+    var node: MQTTNode?
     var connects = 0
     var connectionLosses = 0
 

@@ -21,6 +21,9 @@ public struct MQTTConfiguration: Sendable {
 
     public var host: String
     public var port: Int
+    /// Further nodes of the same clustered broker, tried in turn when `host`/`port` (or the
+    /// node connected last) cannot be reached. Empty for a single broker.
+    public var failover: [MQTTNode]
     /// Stable across restarts so the broker can keep the session (subscriptions, queued QoS 1).
     public var clientID: String
     public var username: String?
@@ -44,9 +47,10 @@ public struct MQTTConfiguration: Sendable {
         username: String? = nil, password: String? = nil, cleanSession: Bool = false,
         keepAliveSeconds: Int32 = 30, tls: TLS? = nil, lastWill: MQTTMessage? = nil,
         reconnectDelayMin: UInt32 = 1, reconnectDelayMax: UInt32 = 8, maxInflightMessages: UInt32 = 100,
-        observer: (any MQTTObserver)? = nil
+        observer: (any MQTTObserver)? = nil, failover: [MQTTNode] = []
     ) {
         self.observer = observer
+        self.failover = failover
         self.host = host
         self.port = port
         self.clientID = clientID
@@ -61,9 +65,16 @@ public struct MQTTConfiguration: Sendable {
         self.maxInflightMessages = maxInflightMessages
     }
 
+    /// Every node this client may connect to, its first choice first.
+    public var nodes: [MQTTNode] { [MQTTNode(host: host, port: port)] + failover }
+
     func validate() throws(MQTTError) {
-        guard (1...65_535).contains(port) else { throw .invalidConfiguration("port \(port) is out of range") }
-        guard !host.isEmpty else { throw .invalidConfiguration("host is empty") }
+        for node in nodes {
+            guard (1...65_535).contains(node.port) else {
+                throw .invalidConfiguration("port \(node.port) is out of range")
+            }
+            guard !node.host.isEmpty else { throw .invalidConfiguration("host is empty") }
+        }
         guard !clientID.isEmpty, clientID.utf8.count <= 65_535 else {
             throw .invalidConfiguration("client id must be 1...65535 bytes")
         }

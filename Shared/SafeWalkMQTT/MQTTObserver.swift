@@ -12,10 +12,13 @@ public protocol MQTTObserver: Sendable {
     func highWaterMarkRose(filter: String, to depth: Int)
     /// The broker refused a subscription to `filter` (SUBACK 0x80), first or asked again.
     func didRefuseSubscription(filter: String)
+    /// A lost connection was made again to another node of a clustered broker.
+    func didMoveNode()
 }
 
 extension MQTTObserver {
     public func didSubscribe(filter: String) {}
     public func highWaterMarkRose(filter: String, to depth: Int) {}
     public func didRefuseSubscription(filter: String) {}
+    public func didMoveNode() {}
 }

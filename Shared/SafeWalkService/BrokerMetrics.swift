@@ -6,7 +6,8 @@ import Synchronization
 /// Counts broker traffic by topic kind (`fix`, `escalation`, ...) and connection changes, as
 /// `safewalk_mqtt_messages_received_total{kind}`, `safewalk_mqtt_messages_published_total{kind}`,
 /// `safewalk_mqtt_reconnects_total`, `safewalk_mqtt_connection_losses_total` and
-/// `safewalk_mqtt_subscriptions_refused_total` (SUBACK 0x80, first or asked again), and each
+/// `safewalk_mqtt_subscriptions_refused_total` (SUBACK 0x80, first or asked again),
+/// `safewalk_mqtt_node_moves_total` (reconnected to another node of a cluster), and each
 /// subscription's buffer high-water mark as `safewalk_mqtt_subscription_buffer_high_water_mark{filter}`.
 ///
 /// The high-water mark is the deepest backlog (messages received but not yet taken by the
@@ -22,6 +23,7 @@ final class BrokerMetrics: MQTTObserver {
     private let connects: Counter
     private let losses: Counter
     private let refusals: Counter
+    private let moves: Counter
 
     init(service: ServiceName, prefix: String) {
         self.service = service.rawValue
@@ -30,6 +32,7 @@ final class BrokerMetrics: MQTTObserver {
         losses = Counter(label: "safewalk_mqtt_connection_losses_total", dimensions: [("service", service.rawValue)])
         refusals = Counter(
             label: "safewalk_mqtt_subscriptions_refused_total", dimensions: [("service", service.rawValue)])
+        moves = Counter(label: "safewalk_mqtt_node_moves_total", dimensions: [("service", service.rawValue)])
     }
 
     func didReceive(topic: String, bytes: Int) {
@@ -44,6 +47,7 @@ final class BrokerMetrics: MQTTObserver {
     func didLoseConnection() { losses.increment() }
 
     func didRefuseSubscription(filter: String) { refusals.increment() }
+    func didMoveNode() { moves.increment() }
 
     func didSubscribe(filter: String) { highWaterMarkRose(filter: filter, to: 0) }
 

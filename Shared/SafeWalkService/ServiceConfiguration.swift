@@ -64,13 +64,22 @@ public struct ServiceConfiguration: Sendable {
         let will = MQTTMessage(
             topic: Topic.serviceStatus(service).name(prefix: prefix),
             payload: Presence.offline.payload, qos: .atLeastOnce, retain: true)
+        var failover: [MQTTNode] = []
+        if let text = env.string("SAFEWALK_MQTT_FAILOVER") {
+            guard let nodes = MQTTNode.list(text) else {
+                throw .invalid(
+                    name: "SAFEWALK_MQTT_FAILOVER", value: text,
+                    expected: "host:port pairs separated by commas ([address]:port for IPv6)")
+            }
+            failover = nodes
+        }
         return MQTTConfiguration(
             host: env.string("SAFEWALK_MQTT_HOST", default: "127.0.0.1"),
             port: try env.integer("SAFEWALK_MQTT_PORT", default: 1883, in: 1...65_535),
             clientID: env.string("SAFEWALK_MQTT_CLIENT_ID", default: "safewalk-\(service)"),
             username: env.string("SAFEWALK_MQTT_USERNAME", default: service.rawValue),
             password: env.string("SAFEWALK_MQTT_PASSWORD"),
-            tls: tls, lastWill: will)
+            tls: tls, lastWill: will, failover: failover)
     }
 
     /// The retained topic where this service reports `online` / `offline`.
