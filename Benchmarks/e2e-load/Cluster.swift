@@ -1,14 +1,31 @@
 import Foundation
 import SafeWalkCore
+import SafeWalkMQTT
 import TestSupport
 
 /// The system under test: a real Mosquitto (production limits, persistence on, anonymous on
-/// loopback because the simulated phones share connections), the fake Twilio, and the five
-/// real release executables, each with its own data directory and stable client id.
+/// loopback because the simulated phones share connections) or three NATS nodes (`onNATS`), the
+/// fake Twilio, and the five real release executables, each with its own data directory and
+/// stable client id.
 actor Cluster {
     static let services: [ServiceName] = [.locationIngest, .watchdog, .companionChat, .notifier, .contactsStore]
 
-    let broker: MosquittoBroker
+    /// Each service's home node on NATS, as in scripts/cluster-stack.sh: the watchdog and the
+    /// notifier share node 0, the node the cluster fault kills.
+    static func homeNode(_ service: ServiceName) -> Int {
+        switch service {
+        case .watchdog, .notifier: 0
+        case .companionChat: 2
+        default: 1
+        }
+    }
+
+    /// The Mosquitto broker; nil on NATS.
+    let broker: MosquittoBroker?
+    /// The NATS nodes; nil on Mosquitto.
+    let nats: NATSNodes?
+    /// The MQTT port of each broker node (one for Mosquitto).
+    nonisolated let ports: [Int]
     let gateway: FakeSMSGateway
     let root: URL
     let environment: [String: String]
@@ -22,20 +39,26 @@ actor Cluster {
     nonisolated let launcher: @Sendable (String) -> [String]
 
     init(
-        thresholds: Thresholds, tmpfsFor: ServiceName? = nil,
+        thresholds: Thresholds, tmpfsFor: ServiceName? = nil, onNATS: Bool = false,
         launcher: @escaping @Sendable (String) -> [String] = { _ in [] }
     ) async throws {
-        let broker = try await MosquittoBroker.startRetryingPort {
-            try MosquittoBroker(launcher: launcher("mosquitto")) { port, directory in
-                Self.brokerConfig(port: port, directory: directory)
-            }
-        }
         self.launcher = launcher
-        self.broker = broker
+        if onNATS {
+            let nats = try await NATSNodes()
+            (broker, self.nats, ports) = (nil, nats, nats.mqttPorts)
+            root = nats.directory.appendingPathComponent("services")
+        } else {
+            let broker = try await MosquittoBroker.startRetryingPort {
+                try MosquittoBroker(launcher: launcher("mosquitto")) { port, directory in
+                    Self.brokerConfig(port: port, directory: directory)
+                }
+            }
+            if let pid = await broker.pid { Cleanup.register(pid) }
+            (self.broker, nats, ports) = (broker, nil, [broker.port])
+            root = broker.directory.appendingPathComponent("services")
+        }
         gateway = try await FakeSMSGateway()
-        if let pid = await broker.pid { Cleanup.register(pid) }
         Cleanup.register(gateway.processID)
-        root = broker.directory.appendingPathComponent("services")
         tmpfsService = tmpfsFor
         var env = thresholds.environment.merging(gateway.environment) { $1 }
         env["SAFEWALK_CHANNELS"] = "device,log,sms-http"
@@ -85,6 +108,7 @@ actor Cluster {
         var env = environment
         env["SAFEWALK_MQTT_CLIENT_ID"] = "load-\(service)"
         env["SAFEWALK_DATA_DIR"] = databaseDirectory(service).path
+        if let nats { env.merge(nats.environment(home: Self.homeNode(service))) { $1 } }
         let process = try ServiceProcess.start(
             service, broker: broker, environment: env, dataDirectory: dataDirectory(service),
             launcher: launcher(service.rawValue))
@@ -94,10 +118,27 @@ actor Cluster {
 
     /// SIGTERM (persistence saved), `pause` seconds down, then the same port and files again.
     func restartBroker(pause: Double) async throws {
+        guard let broker else { throw HarnessError.processFailed("a broker restart is a Mosquitto fault") }
         await broker.stop()
         try await Task.sleep(for: .seconds(pause))
         try await broker.start()
         if let pid = await broker.pid { Cleanup.register(pid) }
+    }
+
+    /// SIGKILL of one NATS node, `down` seconds down, then the same node (its JetStream files)
+    /// again, until it acknowledges a QoS 1 publish.
+    func killNode(_ node: Int, down: Double) async throws {
+        guard let nats else { throw HarnessError.processFailed("a node kill is a NATS fault") }
+        await nats.kill(node)
+        try await Task.sleep(for: .seconds(down))
+        try await nats.start(node)
+        try await nats.waitReady(node)
+    }
+
+    /// Where a client at home on `node` connects: that node, then the others.
+    nonisolated func endpoint(home node: Int) -> (port: Int, failover: [MQTTNode]) {
+        let home = node % ports.count
+        return (ports[home], ports.indices.filter { $0 != home }.map { MQTTNode(host: "127.0.0.1", port: ports[$0]) })
     }
 
     func startAll() throws {
@@ -115,7 +156,8 @@ actor Cluster {
 
     func pids() async -> [(String, pid_t)] {
         var result = Self.services.compactMap { service in processes[service].map { (service.rawValue, $0.pid) } }
-        if let pid = await broker.pid { result.append(("mosquitto", pid)) }
+        if let pid = await broker?.pid { result.append(("mosquitto", pid)) }
+        if let nats { result += await nats.pids }
         result.append(("fake-sms (python)", gateway.processID))
         return result
     }
@@ -135,7 +177,10 @@ actor Cluster {
         await stopServices()
         await gateway.shutdown()
         for mount in mounts { _ = try? Self.run("/bin/umount", ["-l", mount.path]) }
-        if keep { await broker.stop() } else { await broker.shutdown() }
+        if let broker {
+            if keep { await broker.stop() } else { await broker.shutdown() }
+        }
+        await nats?.shutdown(keep: keep)
     }
 
     func logs(_ service: ServiceName) -> String { processes[service]?.output ?? "" }

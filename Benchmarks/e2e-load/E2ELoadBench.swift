@@ -9,6 +9,7 @@ import Logging
 ///   swift run -c release e2e-load-bench sweep --walkers 5000,10000,15000,20000 [--window 90]
 ///   swift run -c release e2e-load-bench faults [--only kill-watchdog] [--walkers 600]
 ///   swift run -c release e2e-load-bench faults --quick          (CI: exits 1 on any loss/duplicate)
+///   swift run -c release e2e-load-bench faults --quick --cluster (CI: the same on three NATS nodes)
 ///   swift run -c release e2e-load-bench cost [--walkers 100]   (instructions per fix, callgrind)
 /// Results and the exact commands used: RESULTS.md beside this file. An unknown or misspelt option
 /// is an error (exit 64), never a silent default.
@@ -141,6 +142,8 @@ extension Faults {
 
         @Flag(help: "The CI set in one short run (broker restart, SIGKILL watchdog, SIGKILL notifier).") var quick =
             false
+        @Flag(help: "With --quick: the CI set on three NATS nodes (SIGKILL of a node, the watchdog, the notifier).")
+        var cluster = false
         @Option(help: "Only these cases, comma-separated (\(Faults.names.joined(separator: ", "))).") var only: String?
         @Option(help: "Measured window (s; default 45 with --quick, else 90).") var window: Double?
         @Option(help: "Simulated walkers (default 300 with --quick, else 600).") var walkers: Int?
@@ -149,6 +152,7 @@ extension Faults {
         @Option(help: "Seconds after the window for due deliveries to arrive.") var drain: Double = 120
 
         func validate() throws {
+            if cluster, !quick { throw ValidationError("--cluster goes with --quick (or use --only nats-node-kill)") }
             let unknown = selected.names.subtracting(Faults.names)
             if !unknown.isEmpty {
                 throw ValidationError("unknown fault case(s): \(unknown.sorted().joined(separator: ", "))")
@@ -156,12 +160,14 @@ extension Faults {
         }
 
         private var selected: (names: Set<String>, cases: [Faults.Case]) {
-            guard let only else { return ([], quick ? [Faults.quick] : Faults.all(window: 90)) }
+            guard let only else {
+                return ([], quick ? [cluster ? Faults.clusterQuick : Faults.quick] : Faults.all(window: 90))
+            }
             let names = Set(only.split(separator: ",").map(String.init))
             return (
                 names,
                 Faults.all(window: 90).filter { names.contains($0.name) }
-                    + (names.contains("quick") ? [Faults.quick] : [])
+                    + [Faults.quick, Faults.clusterQuick].filter { names.contains($0.name) }
             )
         }
 
@@ -193,7 +199,7 @@ extension Faults {
     }
 
     /// Every case name `--only` accepts.
-    static var names: Set<String> { Set(all(window: 90).map(\.name) + [quick.name]) }
+    static var names: Set<String> { Set(all(window: 90).map(\.name) + [quick.name, clusterQuick.name]) }
 }
 
 extension E2ELoadBench {

@@ -9,7 +9,19 @@ enum Faults {
     struct Case: Sendable {
         var name: String
         var tmpfsFor: ServiceName? = nil
+        /// On three NATS nodes instead of one Mosquitto (docs/SCALING.md).
+        var onNATS = false
         var steps: [FaultStep]
+    }
+
+    /// SIGKILL of the NATS node the watchdog and the notifier are at home on (and a third of
+    /// the phones' connections): they must move to another node and lose nothing.
+    static func nodeKill(at offset: Double, down: Double) -> FaultStep {
+        FaultStep(
+            offset: offset, name: "SIGKILL NATS node 0 (watchdog's and notifier's), back after \(Int(down)) s"
+        ) { cluster in
+            try await cluster.killNode(0, down: down)
+        }
     }
 
     static func restart(_ service: ServiceName, at offset: Double) -> FaultStep {
@@ -75,12 +87,22 @@ enum Faults {
                 name: "disk-full-ingest", tmpfsFor: .locationIngest,
                 steps: [diskFull(.locationIngest, at: at, seconds: 30)]),
             Case(name: "disk-full-watchdog", tmpfsFor: .watchdog, steps: [diskFull(.watchdog, at: at, seconds: 30)]),
+            // With `forNATS` silences fall due from ~43 s to ~103 s: 60 s is in the middle of them.
+            Case(name: "nats-node-kill", onNATS: true, steps: [nodeKill(at: 60, down: 10)]),
         ]
     }
 
     /// The CI set in one short run: broker restart, then SIGKILL of the watchdog, then of the notifier.
     static let quick = Case(
         name: "quick", steps: [brokerRestart(8), restart(.watchdog, at: 20), restart(.notifier, at: 30)])
+
+    /// The CI set on three NATS nodes (`--quick --cluster`; with ``LoadPlan/forNATS`` a 30 s reply
+    /// window and a 65 s window, so silences fall due from ~38 s on): the SIGKILL of the
+    /// watchdog's and notifier's node as they start, then of the watchdog and of the notifier
+    /// themselves among them.
+    static let clusterQuick = Case(
+        name: "cluster-quick", onNATS: true,
+        steps: [nodeKill(at: 30, down: 8), restart(.watchdog, at: 45), restart(.notifier, at: 51)])
 
     struct Row: Sendable {
         var name: String
@@ -91,7 +113,9 @@ enum Faults {
         var rows: [Row] = []
         for c in cases {
             say("===== fault case \(c.name): \(c.steps.map(\.name).joined(separator: "; "))")
-            let raw = try await LoadRun.execute(plan: plan, baseline: nil, tmpfsFor: c.tmpfsFor, faults: c.steps)
+            let raw = try await LoadRun.execute(
+                plan: c.onNATS ? plan.forNATS : plan, baseline: nil, tmpfsFor: c.tmpfsFor, onNATS: c.onNATS,
+                faults: c.steps)
             let e = Evaluation(raw)
             Report.main(raw, e)
             rows.append(Row(name: c.name, evaluation: e))

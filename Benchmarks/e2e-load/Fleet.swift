@@ -30,23 +30,29 @@ final class Fleet: Sendable {
     private let publishFailures = Atomic<Int>(0)
     let replies = Atomic<Int>(0)
 
-    init(plan: LoadPlan, port: Int, logger: Logger) async throws {
+    /// Connection c is at home on node c of `endpoint` (one node for Mosquitto), the reader on
+    /// node 1, each with the other nodes to fail over to.
+    init(
+        plan: LoadPlan, endpoint: (_ home: Int) -> (port: Int, failover: [MQTTNode]), logger: Logger
+    ) async throws {
         self.plan = plan
         var clients: [MQTTClient] = []
         for c in 0..<plan.connections {
+            let (port, failover) = endpoint(c)
             let client = try MQTTClient(
                 configuration: MQTTConfiguration(
                     port: port, clientID: "load-phones-\(c)", cleanSession: false, keepAliveSeconds: 20,
-                    reconnectDelayMax: 2),
+                    reconnectDelayMax: 2, failover: failover),
                 logger: logger)
             try await client.connect()
             clients.append(client)
         }
         self.clients = clients
+        let (port, failover) = endpoint(1)
         reader = try MQTTClient(
             configuration: MQTTConfiguration(
                 port: port, clientID: "load-phones-reader", cleanSession: false, keepAliveSeconds: 20,
-                reconnectDelayMax: 2),
+                reconnectDelayMax: 2, failover: failover),
             logger: logger)
         try await reader.connect()
         walkers = Mutex(Array(repeating: Walker(startAt: 0, nextFix: 0), count: plan.walkers))

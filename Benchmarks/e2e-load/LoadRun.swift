@@ -40,17 +40,21 @@ enum LoadRun {
 
     static func execute(
         plan: LoadPlan, baseline: (seconds: Double, burst: Int)?, tmpfsFor: ServiceName? = nil,
-        faults: [FaultStep] = []
+        onNATS: Bool = false, faults: [FaultStep] = []
     ) async throws -> Raw {
         var logger = Logger(label: "e2e-load")
         logger.logLevel = .error
-        let cluster = try await Cluster(thresholds: plan.thresholds, tmpfsFor: tmpfsFor)
-        let port = cluster.broker.port
-        say("broker 127.0.0.1:\(port), fake SMS gateway :\(cluster.gateway.port), data in \(cluster.root.path)")
-        let observer = try await Observer(port: port, logger: logger)
-        let fleet = try await Fleet(plan: plan, port: port, logger: logger)
+        let cluster = try await Cluster(thresholds: plan.thresholds, tmpfsFor: tmpfsFor, onNATS: onNATS)
+        let port = cluster.ports[0]
+        say(
+            "broker 127.0.0.1:\(cluster.ports.map(String.init).joined(separator: ",")), fake SMS gateway :\(cluster.gateway.port), data in \(cluster.root.path)"
+        )
+        // On NATS the observer watches from node 2, which no case kills (it can still move).
+        let (observerPort, observerFailover) = cluster.endpoint(home: 2)
+        let observer = try await Observer(port: observerPort, failover: observerFailover, logger: logger)
+        let fleet = try await Fleet(plan: plan, endpoint: cluster.endpoint(home:), logger: logger)
         var baselineResult: BaselineResult?
-        if let baseline, let brokerPID = await cluster.broker.pid {
+        if let baseline, let brokerPID = await cluster.broker?.pid {
             say(
                 "baseline: \(plan.walkers) walkers' fixes for \(baseline.seconds) s to a plain subscriber, then a burst of \(baseline.burst)"
             )
@@ -158,7 +162,7 @@ enum LoadRun {
         await fleet.shutdown()
         await observer.shutdown()
         let keep = ProcessInfo.processInfo.environment["E2E_KEEP"] != nil
-        if keep { say("kept \(cluster.broker.directory.path)") }
+        if keep { say("kept \(cluster.root.deletingLastPathComponent().path)") }
         await cluster.shutdown(keep: keep)
         return raw
     }

@@ -28,19 +28,26 @@ final class Observer: Sendable {
 
     /// `persistent: false` for a look that ends before the measured part of a run (the cost run):
     /// a persistent session would make the broker queue every later message for it.
-    init(port: Int, logger: Logger, persistent: Bool = true) async throws {
+    /// `failover`: the other nodes of a NATS cluster, which has no `$SYS` counters either.
+    init(port: Int, failover: [MQTTNode] = [], logger: Logger, persistent: Bool = true) async throws {
         client = try MQTTClient(
             configuration: MQTTConfiguration(
                 port: port, clientID: persistent ? "load-observer" : "load-observer-once",
                 cleanSession: !persistent,
-                keepAliveSeconds: 20, reconnectDelayMax: 2),
+                keepAliveSeconds: 20, reconnectDelayMax: 2, failover: failover),
             logger: logger)
         try await client.connect()
-        let filters = [
-            "safewalk/+/prompt", "safewalk/+/escalation", "safewalk/+/alert", "safewalk/+/contacts/result",
-            "safewalk/_rejected/+", "safewalk/_service/+", "$SYS/broker/store/messages/count",
-            "$SYS/broker/publish/messages/received", "$SYS/broker/publish/messages/sent",
-        ]
+        let sys =
+            failover.isEmpty
+            ? [
+                "$SYS/broker/store/messages/count", "$SYS/broker/publish/messages/received",
+                "$SYS/broker/publish/messages/sent",
+            ] : []
+        let filters =
+            [
+                "safewalk/+/prompt", "safewalk/+/escalation", "safewalk/+/alert", "safewalk/+/contacts/result",
+                "safewalk/_rejected/+", "safewalk/_service/+",
+            ] + sys
         for filter in filters {
             let subscription = try await client.subscribe(
                 filter, qos: filter.hasPrefix("$SYS") ? .atMostOnce : .atLeastOnce)

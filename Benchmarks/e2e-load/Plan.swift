@@ -52,6 +52,22 @@ struct LoadPlan: Sendable {
 
     static func walkerID(_ n: Int) -> String { "w\(n)" }
 
+    /// The reply window a NATS case needs: a node's SIGKILL stalls QoS 1 traffic while JetStream
+    /// elects new stream leaders (7–10 s here, docs/SCALING.md), and with a 10 s window every
+    /// walker's answer came too late and all 300 escalated. 30 s is still far shorter than a real
+    /// check-in's.
+    static let natsReplyWindow = 30.0
+
+    /// This plan with at least ``natsReplyWindow`` to reply, the window longer by as much, so
+    /// the silences fall due as long after their start as before.
+    var forNATS: LoadPlan {
+        var plan = self
+        let longer = max(0, Self.natsReplyWindow - thresholds.noReply)
+        plan.thresholds.noReply += longer
+        plan.window += longer
+        return plan
+    }
+
     /// A unique US number per (walker, contact), so SMS requests count per escalation and recipient.
     static func phone(walker: Int, contact: Int, contacts: Int) -> (dialled: String, normalised: String) {
         let local = String(format: "%07d", walker * contacts + contact)

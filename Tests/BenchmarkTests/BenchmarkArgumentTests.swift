@@ -50,6 +50,7 @@ import Testing
         ["run", "--walkers", "10000", "--window", "150"],
         ["sweep", "--walkers", "15000,20000,25000,30000", "--window", "90", "--silent", "250"],
         ["faults"], ["faults", "--quick"], ["faults", "--only", "kill-watchdog,sms-500", "--walkers", "600"],
+        ["faults", "--quick", "--cluster"], ["faults", "--only", "nats-node-kill"],
     ])
     func e2eLoadBenchAcceptsItsDocumentedCommands(_ words: [String]) {
         #expect(parses(E2ELoadBench.self, words))
@@ -57,7 +58,7 @@ import Testing
 
     @Test(arguments: [
         ["run", "--walker", "10000"], ["faults", "--quik"], ["faults", "--only", "kill-wachdog"],
-        ["sweep", "--walkers", "15000,x"],
+        ["sweep", "--walkers", "15000,x"], ["faults", "--cluster"],
     ])
     func e2eLoadBenchRejectsMisspeltOptionsAndCaseNames(_ words: [String]) {
         #expect(!parses(E2ELoadBench.self, words))

@@ -22,7 +22,11 @@ cluster {
   listen: 127.0.0.1:${route[$(($1 - 1))]}
   routes: [nats-route://127.0.0.1:${route[0]}, nats-route://127.0.0.1:${route[1]}, nats-route://127.0.0.1:${route[2]}]
 }
-mqtt { listen: 127.0.0.1:${mqtt[$(($1 - 1))]} }
+mqtt {
+  listen: 127.0.0.1:${mqtt[$(($1 - 1))]}
+  # Unacknowledged QoS 1 messages of a dead connection go out again after 5 s, not 30 (SCALING.md).
+  ack_wait: "5s"
+}
 ${2:-}
 EOF
 }
