@@ -63,7 +63,7 @@ extension MQTTClient {
             if networkThreadWake.wait(timeout: .now() + delay) == .success || isClosing { return nil }
             for index in MQTTNode.attemptOrder(count: nodes.count, after: current) {
                 let node = nodes[index]
-                let rc = mosquitto_connect(handle, node.host, Int32(node.port), configuration.keepAliveSeconds)
+                let rc = connect(to: node)
                 if isClosing { return nil }
                 if rc == MOSQ_ERR_SUCCESS.rawValue {
                     if index != current { noteMoved(to: node) }
@@ -76,6 +76,15 @@ extension MQTTClient {
             }
             delay = min(delay * 2, Double(configuration.reconnectDelayMax))
         }
+    }
+
+    /// `mosquitto_connect` to `node` (blocking), after a ``NodeProbe`` when there are other nodes
+    /// to go to: a node that does not accept TCP within `connectTimeoutSeconds` counts as down.
+    func connect(to node: MQTTNode) -> Int32 {
+        if !configuration.failover.isEmpty, !NodeProbe.accepts(node, within: configuration.connectTimeoutSeconds) {
+            return MOSQ_ERR_NO_CONN.rawValue
+        }
+        return mosquitto_connect(handle, node.host, Int32(node.port), configuration.keepAliveSeconds)
     }
 
     private func noteMoved(to node: MQTTNode) {

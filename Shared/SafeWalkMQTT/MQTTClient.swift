@@ -116,9 +116,7 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
             for index in nodes.indices {
                 let node = nodes[index]
                 state.withLock { $0.node = node }
-                let rc = await blocking { [configuration] handle in
-                    mosquitto_connect(handle, node.host, Int32(node.port), configuration.keepAliveSeconds)
-                }
+                let rc = await blocking { _ in self.connect(to: node) }
                 guard state.withLock({ $0.phase }) != .closed else {
                     mosquitto_disconnect(handle)
                     throw MQTTError.shutDown

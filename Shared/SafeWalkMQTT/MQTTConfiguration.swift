@@ -24,6 +24,9 @@ public struct MQTTConfiguration: Sendable {
     /// Further nodes of the same clustered broker, tried in turn when `host`/`port` (or the
     /// node connected last) cannot be reached. Empty for a single broker.
     public var failover: [MQTTNode]
+    /// With `failover` nodes, how long a node may take to accept a TCP connection before the next
+    /// is tried (``NodeProbe``). Unused with a single node, which has nowhere else to go.
+    public var connectTimeoutSeconds: Double = 5
     /// Stable across restarts so the broker can keep the session (subscriptions, queued QoS 1).
     public var clientID: String
     public var username: String?
@@ -83,6 +86,9 @@ public struct MQTTConfiguration: Sendable {
         }
         guard reconnectDelayMin >= 1, reconnectDelayMax >= reconnectDelayMin else {
             throw .invalidConfiguration("reconnect delays must satisfy 1 <= min <= max")
+        }
+        guard connectTimeoutSeconds > 0, connectTimeoutSeconds.isFinite else {
+            throw .invalidConfiguration("connectTimeoutSeconds must be greater than 0")
         }
         guard maxInflightMessages >= 1 else { throw .invalidConfiguration("maxInflightMessages must be >= 1") }
     }

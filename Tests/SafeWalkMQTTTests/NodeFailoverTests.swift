@@ -1,9 +1,10 @@
 import Foundation
 import Logging
-import SafeWalkMQTT
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import SafeWalkMQTT
 
 @Suite("A client moves to another broker node when its node is gone", .holdsResources)
 struct NodeFailoverTests {
@@ -107,5 +108,72 @@ struct MQTTNodeListTests {
         #expect(MQTTNode.attemptOrder(count: 3, after: 0) == [0, 1, 2])
         #expect(MQTTNode.attemptOrder(count: 3, after: 2) == [2, 0, 1])
         #expect(MQTTNode.attemptOrder(count: 1, after: 0) == [0])
+    }
+}
+
+/// A listening socket whose accept queue is full, so the kernel drops every further SYN: what a
+/// node behind a network partition looks like to a client (the connect neither succeeds nor fails).
+final class DroppingListener {
+    let port: Int
+    private let listener: Int32
+    private var queued: [Int32] = []
+
+    init() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(listener, pointer, length) == 0 && listen(listener, 0) == 0
+                    && getsockname(listener, pointer, &length) == 0
+            }
+        }
+        guard bound else {
+            close(listener)
+            throw HarnessError.processFailed("could not listen on loopback")
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        // Backlog 0 holds one finished handshake: one connection never accepted fills it (a
+        // second blocked in connect for 134 s here, the kernel's own limit).
+        queued.append(try Loopback.connectedSocket(port: port))
+    }
+
+    deinit {
+        for socket in queued { close(socket) }
+        close(listener)
+    }
+}
+
+@Suite("A node that drops connection attempts is given up on", .holdsResources)
+struct DroppingNodeTests {
+    @Test func theProbeAnswersForAnOpenAClosedAndADroppingPort() async throws {
+        let broker = try await MosquittoBroker.start()
+        let dropping = try DroppingListener()
+        #expect(NodeProbe.accepts(MQTTNode(host: "127.0.0.1", port: broker.port), within: 5))
+        #expect(!NodeProbe.accepts(MQTTNode(host: "127.0.0.1", port: try Loopback.freePort()), within: 5))
+        #expect(!NodeProbe.accepts(MQTTNode(host: "127.0.0.1", port: dropping.port), within: 0.5))
+        #expect(!NodeProbe.accepts(MQTTNode(host: "no-such-node.invalid", port: 1883), within: 0.5))
+        await broker.shutdown()
+    }
+
+    @Test func aClientWhoseFirstNodeDropsConnectsToTheNext() async throws {
+        let dropping = try DroppingListener()
+        let broker = try await MosquittoBroker.start()
+        var logger = Logger(label: "test.dropped")
+        logger.logLevel = .critical
+        var configuration = MQTTConfiguration(
+            port: dropping.port, clientID: "dropped", reconnectDelayMax: 2,
+            failover: [MQTTNode(host: "127.0.0.1", port: broker.port)])
+        configuration.connectTimeoutSeconds = 1
+        let client = try MQTTClient(configuration: configuration, logger: logger)
+        // Without the probe libmosquitto's connect waits about two minutes for the kernel.
+        try await withTimeout(60, "connect past a node that drops connection attempts") { try await client.connect() }
+        #expect(client.connectedNode == MQTTNode(host: "127.0.0.1", port: broker.port))
+        await client.shutdown(); await broker.shutdown()
+        _ = dropping
     }
 }
