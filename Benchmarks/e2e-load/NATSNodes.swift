@@ -83,12 +83,14 @@ actor NATSNodes {
                 configuration: MQTTConfiguration(
                     port: mqttPorts[node], clientID: "nats-ready-\(node)", cleanSession: true, reconnectDelayMax: 1),
                 logger: logger)
-            let acknowledged = try? await withTimeout(5, "node \(node) ready") {
-                try await probe.connect()
-                try await probe.publish("safewalk/_ready", string: "x", qos: .atLeastOnce)
-            }
+            let acknowledged: Bool =
+                (try? await withTimeout(5, "node \(node) ready") {
+                    try await probe.connect()
+                    try await probe.publish("safewalk/_ready", string: "x", qos: .atLeastOnce)
+                    return true
+                }) ?? false
             await probe.shutdown()
-            if acknowledged != nil { return }
+            if acknowledged { return }
             try await Task.sleep(for: .seconds(1))
         }
         throw HarnessError.timedOut("NATS node \(node) to acknowledge a QoS 1 publish")
