@@ -108,7 +108,11 @@ actor Cluster {
         var env = environment
         env["SAFEWALK_MQTT_CLIENT_ID"] = "load-\(service)"
         env["SAFEWALK_DATA_DIR"] = databaseDirectory(service).path
-        if let nats { env.merge(nats.environment(home: Self.homeNode(service))) { $1 } }
+        if nats != nil {
+            let (port, failover) = endpoint(home: Self.homeNode(service))
+            env["SAFEWALK_MQTT_PORT"] = "\(port)"
+            env["SAFEWALK_MQTT_FAILOVER"] = failover.map(\.description).joined(separator: ",")
+        }
         let process = try ServiceProcess.start(
             service, broker: broker, environment: env, dataDirectory: dataDirectory(service),
             launcher: launcher(service.rawValue))

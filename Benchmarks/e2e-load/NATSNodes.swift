@@ -52,19 +52,6 @@ actor NATSNodes {
         """
     }
 
-    /// Every node but `node`, as `SAFEWALK_MQTT_FAILOVER` and the client's list want them.
-    nonisolated func others(than node: Int) -> [MQTTNode] {
-        mqttPorts.indices.filter { $0 != node }.map { MQTTNode(host: "127.0.0.1", port: mqttPorts[$0]) }
-    }
-
-    /// `SAFEWALK_MQTT_PORT` and `SAFEWALK_MQTT_FAILOVER` for a client at home on `node`.
-    nonisolated func environment(home node: Int) -> [String: String] {
-        [
-            "SAFEWALK_MQTT_PORT": "\(mqttPorts[node])",
-            "SAFEWALK_MQTT_FAILOVER": others(than: node).map(\.description).joined(separator: ","),
-        ]
-    }
-
     func start(_ node: Int) throws {
         let process = try ChildProcess(
             Self.executable, ["-c", configFile(node).path],

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One broker node a client may connect to: a clustered broker (NATS with JetStream, say) is
 /// reached through any of its nodes, and a client whose node died moves to the next one.
 public struct MQTTNode: Sendable, Hashable, CustomStringConvertible {
@@ -17,7 +19,7 @@ public struct MQTTNode: Sendable, Hashable, CustomStringConvertible {
     public static func list(_ text: String) -> [MQTTNode]? {
         var nodes: [MQTTNode] = []
         for entry in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let node = node(entry.trimmingSpaces) else { return nil }
+            guard let node = node(Substring(entry.trimmingCharacters(in: [" "]))) else { return nil }
             nodes.append(node)
         }
         return nodes
@@ -39,14 +41,5 @@ public struct MQTTNode: Sendable, Hashable, CustomStringConvertible {
     public static func attemptOrder(count: Int, after current: Int) -> [Int] {
         guard count > 0 else { return [] }
         return (0..<count).map { (current + $0) % count }
-    }
-}
-
-extension Substring {
-    fileprivate var trimmingSpaces: Substring {
-        var text = self
-        while text.first == " " { text = text.dropFirst() }
-        while text.last == " " { text = text.dropLast() }
-        return text
     }
 }
