@@ -16,6 +16,9 @@ public struct ServiceConfiguration: Sendable {
     /// `/metrics` and `/health` (`SAFEWALK_METRICS_HOST`, `SAFEWALK_METRICS_PORT`); nil port = off.
     public var metricsHost: String
     public var metricsPort: Int?
+    /// `SAFEWALK_STANDBY`: when another instance holds this service's data directory
+    /// (``InstanceLock``), wait and take over when it exits, instead of refusing to start.
+    public var standby: Bool
     /// Everything, for service-specific settings.
     public var environment: EnvironmentReader
 
@@ -46,6 +49,7 @@ public struct ServiceConfiguration: Sendable {
                 expected: Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
         }
         logLevel = level
+        standby = try env.boolean("SAFEWALK_STANDBY", default: false)
         metricsHost = env.string("SAFEWALK_METRICS_HOST", default: "127.0.0.1")
         metricsPort = try MetricsSetup.port(for: service, environment: env)
         mqtt = try Self.mqtt(service: service, prefix: topicPrefix, env: env)
@@ -81,6 +85,9 @@ public struct ServiceConfiguration: Sendable {
             password: env.string("SAFEWALK_MQTT_PASSWORD"),
             tls: tls, lastWill: will, failover: failover)
     }
+
+    /// This service's ``InstanceLock`` file.
+    public var lockPath: String { InstanceLock.path(in: dataDirectory, service: service.rawValue) }
 
     /// The retained topic where this service reports `online` / `offline`.
     public var statusTopic: String { Topic.serviceStatus(service).name(prefix: topicPrefix) }

@@ -11,6 +11,8 @@ public enum ServiceRunner {
     public enum ExitCode: Int32 {
         case configuration = 2
         case brokerRefused = 3
+        /// Another instance holds the data directory and this one is not a standby.
+        case anotherInstance = 4
         case failed = 1
     }
 
@@ -37,8 +39,13 @@ public enum ServiceRunner {
         var logger = Logger(label: "safewalk.\(service)")
         logger[metadataKey: "service"] = "\(service)"
         do {
+            let lock = try await takeInstanceLock(configuration, logger: logger)
             try await runConnected(configuration, logger: logger, build: build)
+            extendLifetime(lock)  // held until the process ends
             exit(0)
+        } catch let error as InstanceLock.Held {
+            logger.critical("not started", metadata: ["error": "\(error)"])
+            exit(ExitCode.anotherInstance.rawValue)
         } catch let error as MQTTError {
             logger.critical("broker connection failed", metadata: ["error": "\(error)"])
             if case .connectionRefused = error { exit(ExitCode.brokerRefused.rawValue) }
@@ -49,6 +56,26 @@ public enum ServiceRunner {
         } catch {
             logger.critical("service failed", metadata: ["error": "\(error)"])
             exit(ExitCode.failed.rawValue)
+        }
+    }
+
+    /// The data directory's ``InstanceLock``: taken at once, or, for a standby, when the
+    /// instance holding it exits. Nothing is opened or connected before it is held.
+    static func takeInstanceLock(_ configuration: ServiceConfiguration, logger: Logger) async throws -> InstanceLock {
+        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+        let path = configuration.lockPath
+        do {
+            return try InstanceLock.acquire(path: path)
+        } catch let held as InstanceLock.Held where configuration.standby {
+            logger.notice(
+                "standing by: another instance holds the data directory",
+                metadata: ["lock": "\(path)", "holder": "\(held.holder.map(String.init) ?? "unknown")"])
+            let started = ContinuousClock.now
+            let lock = try await InstanceLock.waitToAcquire(path: path)
+            logger.notice(
+                "taking over: the other instance exited",
+                metadata: ["lock": "\(path)", "waited": "\(ContinuousClock.now - started)"])
+            return lock
         }
     }
 
