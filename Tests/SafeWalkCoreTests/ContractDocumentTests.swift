@@ -171,6 +171,7 @@ import Testing
         case .deskClose: _ = try SafeWalkJSON.decode(DeskClose.self, from: payload)
         case .deskResult: _ = try SafeWalkJSON.decode(DeskCloseResult.self, from: payload)
         case .deskNotice: _ = try SafeWalkJSON.decode(DeskNotice.self, from: payload)
+        case .escalationReceived: _ = try SafeWalkJSON.decode(EscalationReceipt.self, from: payload)
         case .presence, .serviceStatus:
             guard Presence(payload: payload) != nil else { throw PayloadError.malformed }
         }

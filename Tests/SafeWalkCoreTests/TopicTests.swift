@@ -41,6 +41,7 @@ let everyTopic: [(Topic, String)] = [
     (.deskClose, "safewalk/_desk/close"),
     (.deskResult, "safewalk/_desk/result"),
     (.deskNotice(walker()), "safewalk/alice/desk"),
+    (.escalationReceived(walker()), "safewalk/_escalations/received/alice"),
 ]
 
 @Suite struct TopicTests {

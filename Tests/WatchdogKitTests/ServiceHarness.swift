@@ -24,7 +24,8 @@ final class ServiceHarness: Sendable {
     init(
         now: EpochSeconds = 1_000, store existing: (WatchStore, URL)? = nil,
         bus: InMemoryMessageBus = InMemoryMessageBus(),
-        thresholds: SafetyThresholds = ServiceHarness.thresholds, positionWriteDelay: Double = 0
+        thresholds: SafetyThresholds = ServiceHarness.thresholds, positionWriteDelay: Double = 0,
+        receiptWait: Double? = nil
     ) async throws {
         self.bus = bus
         clock = ManualClock(now: now)
@@ -40,7 +41,9 @@ final class ServiceHarness: Sendable {
         reporter = RejectionReporter(service: .watchdog, prefix: "safewalk", bus: bus, logger: logger)
         service = WatchdogService(
             bus: bus, store: store, clock: clock,
-            options: .init(prefix: "safewalk", thresholds: thresholds, positionWriteDelay: positionWriteDelay),
+            options: .init(
+                prefix: "safewalk", thresholds: thresholds, positionWriteDelay: positionWriteDelay,
+                receiptWait: receiptWait),
             reporter: reporter, logger: logger)
         task = Task { [service] in try await service.run() }
         await service.waitUntilReady()

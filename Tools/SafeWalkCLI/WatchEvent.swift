@@ -91,8 +91,9 @@ public enum WatchEvent: Sendable, Equatable {
         // retained message per account each time web starts, which says nothing about a walk.
         // Arrivals (`_arrivals/{w}`) are services' traffic: the walk's status already says it, and
         // so is the monitoring desk's close (`_desk/*`): the incident's end shows in the status.
-        // The desk's notices to the walker (`{w}/desk`) are for the walker's app.
-        case .deskClose, .deskResult, .deskNotice,
+        // The desk's notices to the walker (`{w}/desk`) are for the walker's app. Escalation
+        // receipts (`_escalations/received/{w}`) are the notifier's word to the watchdog.
+        case .deskClose, .deskResult, .deskNotice, .escalationReceived,
             .fix, .contactsAdd, .contactsRemove, .owntracks, .accountCommand, .accountResult, .accountErase,
             .accountErased, .incident, .ladder, .acknowledgementRequest, .acknowledgementResult, .gatewayReceipt,
             .circleCommand, .member, .arrival:

@@ -100,14 +100,15 @@ public struct NotifierService: Service {
             group.addTask { await consumeGatewayReceipts() }
             // Ids claimed by this process: a duplicate is dropped here, in arrival order, before
             // any delivery starts; the ledger catches those from before a restart.
-            var claimed = Set(unfinished.map(\.event.id))
+            let claimed = ClaimedEscalations(unfinished.map(\.event.id))
             for await message in escalations.cancelOnGracefulShutdown() {
                 guard let event = await accept(message) else { continue }
-                guard claimed.insert(event.id).inserted else {
+                guard claimed.claim(event.id) else {
                     logger.info("duplicate escalation ignored", metadata: ["escalation": "\(event.id)"])
+                    group.addTask { await confirmIfRecorded(event) }
                     continue
                 }
-                group.addTask { await deliver(event) }
+                group.addTask { if await !deliver(event) { claimed.release(event.id) } }
             }
             // Shutting down: stop retries; the ledger keeps what is left for the next start.
             jobSink.finish()
@@ -173,8 +174,10 @@ public struct NotifierService: Service {
         }
     }
 
-    /// Admits one escalation into its incident's ladder (once per id) and delivers its job.
-    func deliver(_ event: EscalationEvent) async {
+    /// Admits one escalation into its incident's ladder (once per id) and delivers its job; the
+    /// watchdog gets a receipt once the ledger has it. False when it could not be recorded.
+    @discardableResult
+    func deliver(_ event: EscalationEvent) async -> Bool {
         let meta: Logger.Metadata = [
             "escalation": "\(event.id)", "walker": "\(event.walker)", "incident": "\(event.incident)",
         ]
@@ -182,18 +185,20 @@ public struct NotifierService: Service {
         do {
             if try await ledger.knows(event.id) {
                 logger.info("duplicate escalation ignored", metadata: meta)
-                return
+                await confirm(event)
+                return true
             }
             let contacts = await book.contacts(for: event.walker)
             outcome = try await engine.escalation(event, contacts: contacts, now: ladderClock.now())
         } catch {
-            // Not admitted: a redelivery or the watchdog's re-publish will bring it back.
+            // Not admitted, and no receipt: the watchdog's next copy will bring it back.
             logger.error("escalation could not be recorded", metadata: meta.merging(["error": "\(error)"]) { $1 })
-            return
+            return false
         }
         guard !outcome.duplicate else {
             logger.info("duplicate escalation ignored", metadata: meta)
-            return
+            await confirm(event)
+            return true
         }
         let plan = outcome.jobs.first { $0.event.id == event.id }?.plan
         logger.notice(
@@ -204,5 +209,7 @@ public struct NotifierService: Service {
             ]) { $1 })
         await apply(outcome)
         wakeup.wake()
+        await confirm(event)
+        return true
     }
 }

@@ -24,6 +24,8 @@ public final class OutboxPublisher: Sendable {
     private let clock: any WatchClock
     private let logger: Logger
     private let observer: Observer?
+    /// Told of every row the broker acknowledged (the ``ReceiptWatcher``'s start of a wait).
+    private let acknowledgedHook: (@Sendable (OutboxRow) -> Void)?
     private let statusConcurrency: Int
     let queue = WorkQueue<OutboxRow>()
     private let retained = WorkQueue<OutboxRow>()
@@ -33,7 +35,8 @@ public final class OutboxPublisher: Sendable {
 
     public init(
         bus: any MessageBus, store: WatchStore, clock: any WatchClock, logger: Logger,
-        statusConcurrency: Int = 64, observer: Observer? = nil
+        statusConcurrency: Int = 64, observer: Observer? = nil,
+        acknowledged acknowledgedHook: (@Sendable (OutboxRow) -> Void)? = nil
     ) {
         self.bus = bus
         self.store = store
@@ -41,6 +44,7 @@ public final class OutboxPublisher: Sendable {
         self.logger = logger
         self.statusConcurrency = max(1, statusConcurrency)
         self.observer = observer
+        self.acknowledgedHook = acknowledgedHook
     }
 
     func enqueue(_ rows: [OutboxRow]) { queue.append(contentsOf: rows) }
@@ -113,6 +117,7 @@ public final class OutboxPublisher: Sendable {
             logger.info("escalation published", metadata: ["walker": "\(row.item.walker)", "id": "\(row.item.key)"])
         }
         observer?(row, clock.now())
+        acknowledgedHook?(row)
         return true
     }
 }

@@ -51,6 +51,17 @@ public struct WatchStore: Sendable {
         migrator.registerMigration("v5: location off or paused") { db in
             try db.execute(sql: WatchRow.v5Columns)
         }
+        migrator.registerMigration("v6: escalation receipts") { db in
+            // Escalations sent before receipts existed count as received: an upgrade must not
+            // publish the whole audit trail again.
+            try db.execute(
+                sql: """
+                    ALTER TABLE outbox ADD COLUMN receivedAt REAL;
+                    UPDATE outbox SET receivedAt = sentAt WHERE kind = 'escalation' AND sentAt IS NOT NULL;
+                    CREATE INDEX outbox_unreceived ON outbox(seq)
+                        WHERE kind = 'escalation' AND sentAt IS NOT NULL AND receivedAt IS NULL;
+                    """)
+        }
         return migrator
     }
 
@@ -133,6 +144,37 @@ public struct WatchStore: Sendable {
         }
     }
 
+    /// The notifier's receipts (``EscalationReceipts``): each escalation named, of the walker
+    /// named, is marked received.
+    public func markReceived(_ receipts: [(id: String, walker: WalkerID)], at now: EpochSeconds) async throws {
+        guard !receipts.isEmpty else { return }
+        try await database.write { db in
+            let mark = try db.cachedStatement(
+                sql: """
+                    UPDATE outbox SET receivedAt = ?
+                    WHERE key = ? AND walker = ? AND kind = 'escalation' AND receivedAt IS NULL
+                    """)
+            for receipt in receipts { try mark.execute(arguments: [now, receipt.id, receipt.walker.rawValue]) }
+        }
+    }
+
+    /// Escalations the broker acknowledged but the notifier never receipted, oldest first: a
+    /// restart publishes them again.
+    public func awaitingReceipt() async throws -> [OutboxRow] {
+        try await database.read { db in
+            try Self.fetchRows(db, sql: "SELECT * FROM outbox \(Self.awaitingReceiptFilter) ORDER BY seq")
+        }
+    }
+
+    /// Escalations waiting for a receipt, for tests and operators.
+    public func awaitingReceiptCount() throws -> Int {
+        try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox \(Self.awaitingReceiptFilter)") ?? 0
+        }
+    }
+
+    private static let awaitingReceiptFilter = "WHERE kind = 'escalation' AND sentAt IS NOT NULL AND receivedAt IS NULL"
+
     /// What a restart needs: every stored watch and the outbox items not yet acknowledged, read
     /// in one snapshot on GRDB's reader queue, so restoring a large file holds no cooperative
     /// thread.
@@ -193,7 +235,11 @@ public struct WatchStore: Sendable {
     }
 
     private static func fetchUnsent(_ db: Database) throws -> [OutboxRow] {
-        try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE sentAt IS NULL ORDER BY seq").compactMap { row in
+        try fetchRows(db, sql: "SELECT * FROM outbox WHERE sentAt IS NULL ORDER BY seq")
+    }
+
+    private static func fetchRows(_ db: Database, sql: String) throws -> [OutboxRow] {
+        try Row.fetchAll(db, sql: sql).compactMap { row in
             guard let kind = OutboxItem.Kind(rawValue: row["kind"]),
                 let walker = WalkerID(validating: row["walker"])
             else { return nil }

@@ -19,7 +19,7 @@ public enum Watchdog {
         let options = WatchdogService.Options(
             prefix: configuration.topicPrefix, thresholds: configuration.thresholds,
             maxPayloadBytes: settings.maxPayloadBytes, walkStallAfter: settings.walkStallAfter,
-            positionWriteDelay: settings.positionWriteDelay)
+            positionWriteDelay: settings.positionWriteDelay, receiptWait: settings.receiptWait)
         let service = WatchdogService(
             bus: context.bus, store: WatchStore(database: database), clock: clock,
             options: options, reporter: reporter, logger: context.logger)

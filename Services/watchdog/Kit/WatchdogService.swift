@@ -24,11 +24,15 @@ public final class WatchdogService: Service, Sendable {
         /// `SAFEWALK_POSITION_WRITE_DELAY`: see ``PositionWrites``. 0 (the default here, for
         /// tests that read SQLite after each message) writes every change at once.
         public var positionWriteDelay: Double
+        /// `SAFEWALK_ESCALATION_RECEIPT_WAIT`: an escalation the notifier has not receipted this
+        /// long after its PUBACK is published again (``EscalationReceipts``). nil (the default
+        /// here, for tests and benchmarks without a notifier) waits for no receipt.
+        public var receiptWait: Double?
 
         public init(
             prefix: String, thresholds: SafetyThresholds, maxPayloadBytes: Int = 16 * 1024,
             pinHasher: PINHasher = PINHasher(), walkStallAfter: Double = WatchMachine.defaultWalkStallAfter,
-            positionWriteDelay: Double = 0
+            positionWriteDelay: Double = 0, receiptWait: Double? = nil
         ) {
             self.prefix = prefix
             self.thresholds = thresholds
@@ -36,6 +40,7 @@ public final class WatchdogService: Service, Sendable {
             self.pinHasher = pinHasher
             self.walkStallAfter = walkStallAfter
             self.positionWriteDelay = positionWriteDelay
+            self.receiptWait = receiptWait
         }
     }
 
@@ -46,6 +51,7 @@ public final class WatchdogService: Service, Sendable {
     private let reporter: RejectionReporter
     let logger: Logger
     public let publisher: OutboxPublisher
+    private let receipts: ReceiptWatcher?
     private let inbox = WorkQueue<WatchInput>()
     private let ready = WorkQueue<Bool>()
     private let subscriptions = Mutex<[MQTTSubscription]?>(nil)
@@ -60,7 +66,16 @@ public final class WatchdogService: Service, Sendable {
         self.options = options
         self.reporter = reporter
         self.logger = logger
-        publisher = OutboxPublisher(bus: bus, store: store, clock: clock, logger: logger, observer: observer)
+        let receipts = options.receiptWait.map {
+            ReceiptWatcher(
+                bus: bus, store: store, clock: clock, prefix: options.prefix, firstWait: $0, reporter: reporter,
+                logger: logger)
+        }
+        self.receipts = receipts
+        var acknowledged: (@Sendable (OutboxRow) -> Void)?
+        if let receipts { acknowledged = { row in receipts.published(row) } }
+        publisher = OutboxPublisher(
+            bus: bus, store: store, clock: clock, logger: logger, observer: observer, acknowledged: acknowledged)
     }
 
     /// The input topics: every walker's position, reply, action and presence, and the monitoring
@@ -95,6 +110,7 @@ public final class WatchdogService: Service, Sendable {
         for filter in Self.filters(prefix: options.prefix) {
             made.append(try await bus.subscribe(filter, qos: .atLeastOnce))
         }
+        try await receipts?.subscribe()
         subscriptions.withLock { $0 = made }
     }
 
@@ -119,6 +135,7 @@ public final class WatchdogService: Service, Sendable {
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
                 group.addTask { await self.publisher.run() }
+                if let receipts { group.addTask { try await receipts.run(republishingThrough: self.publisher) } }
                 let checkpoints = Task { [clock, logger] in await checkpointer.run(clock: clock, logger: logger) }
                 defer { checkpoints.cancel() }
                 for subscription in subscriptions {
@@ -131,6 +148,7 @@ public final class WatchdogService: Service, Sendable {
                 ready.append(contentsOf: [true])
                 try await loop(&engine)
                 publisher.finish()
+                receipts?.stop()
                 subscriptions.forEach { $0.cancel() }
             }
         } onGracefulShutdown: {
@@ -280,6 +298,7 @@ public final class WatchdogService: Service, Sendable {
             return .storeError
         }
         engine.remove(walker)
+        receipts?.forget(walker)
         return nil
     }
 

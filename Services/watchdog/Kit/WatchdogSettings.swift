@@ -14,15 +14,21 @@ public struct WatchdogSettings: Sendable {
     /// long a change that only a fix made may wait before it is written (``PositionWrites``),
     /// at most a quarter of `SAFEWALK_NO_MOVEMENT_AFTER`.
     public var positionWriteDelay: Double
+    /// `SAFEWALK_ESCALATION_RECEIPT_WAIT` (seconds, default 5): an escalation the notifier has
+    /// not receipted this long after the broker acknowledged it is published again, then after
+    /// twice as long each time up to 120 s (``EscalationReceipts``).
+    public var receiptWait: Double
 
     public init(
         maxPayloadBytes: Int = 16 * 1024, databaseFile: String = "watchdog.sqlite",
-        walkStallAfter: Double = WatchMachine.defaultWalkStallAfter, positionWriteDelay: Double = 10
+        walkStallAfter: Double = WatchMachine.defaultWalkStallAfter, positionWriteDelay: Double = 10,
+        receiptWait: Double = 5
     ) {
         self.maxPayloadBytes = maxPayloadBytes
         self.databaseFile = databaseFile
         self.walkStallAfter = walkStallAfter
         self.positionWriteDelay = positionWriteDelay
+        self.receiptWait = receiptWait
     }
 
     public init(environment env: EnvironmentReader) throws(ConfigurationError) {
@@ -30,6 +36,7 @@ public struct WatchdogSettings: Sendable {
             maxPayloadBytes: try env.integer("SAFEWALK_WATCHDOG_MAX_PAYLOAD", default: 16 * 1024, in: 256...1_048_576),
             databaseFile: env.string("SAFEWALK_WATCHDOG_DB_FILE", default: "watchdog.sqlite"),
             walkStallAfter: try env.seconds("SAFEWALK_WALK_STALL_AFTER", default: WatchMachine.defaultWalkStallAfter),
-            positionWriteDelay: try env.secondsOrZero("SAFEWALK_POSITION_WRITE_DELAY", default: 10))
+            positionWriteDelay: try env.secondsOrZero("SAFEWALK_POSITION_WRITE_DELAY", default: 10),
+            receiptWait: try env.seconds("SAFEWALK_ESCALATION_RECEIPT_WAIT", default: 5))
     }
 }

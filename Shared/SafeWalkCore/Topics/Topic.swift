@@ -115,6 +115,10 @@ extension Topic {
     public static func arrival(_ walker: WalkerID) -> Topic { Topic(fitting: .arrival, .walker(walker)) }
     /// `_ladder/{w}`: who was told of the walker's incident and who is on it; services only.
     public static func ladder(_ walker: WalkerID) -> Topic { Topic(fitting: .ladder, .walker(walker)) }
+    /// `_escalations/received/{w}`: the notifier has an escalation of the walker's in its ledger.
+    public static func escalationReceived(_ walker: WalkerID) -> Topic {
+        Topic(fitting: .escalationReceived, .walker(walker))
+    }
     public static func circleCommand(_ walker: WalkerID) -> Topic { Topic(fitting: .circleCommand, .walker(walker)) }
     public static func circleResult(_ walker: WalkerID) -> Topic { Topic(fitting: .circleResult, .walker(walker)) }
     public static func circle(_ walker: WalkerID) -> Topic { Topic(fitting: .circle, .walker(walker)) }

@@ -54,6 +54,9 @@ extension Topic {
         case deskResult
         /// `{w}/desk`: ``DeskNotice``s telling the walker who of the desk looked at their alert.
         case deskNotice
+        /// `{prefix}/_escalations/received/{w}`: the notifier's ``EscalationReceipt``, published
+        /// once an escalation is in its ledger; until then the watchdog publishes it again.
+        case escalationReceived
 
         /// What a topic of a kind is about, which decides where its ``path`` goes.
         public enum Scope: Hashable, Sendable {
@@ -99,6 +102,7 @@ extension Topic {
             case .deskClose: (.system, "_desk/close")
             case .deskResult: (.system, "_desk/result")
             case .deskNotice: (.walker, "desk")
+            case .escalationReceived: (.servicesAboutWalker, "_escalations/received")
             default: (.walker, rawValue)
             }
         }
@@ -124,7 +128,7 @@ extension Topic {
             .mapValues { kinds in Dictionary(uniqueKeysWithValues: kinds.map { ($0.path, $0) }) }
 
         /// The first levels of every topic not under a walker's own id (`_service`, `_rejected`,
-        /// `_accounts`, `_incidents`, `_ladder`, `_acks`, `_receipts`, `_desk`): a walker id may not be one, or a walker's topics could be
+        /// `_accounts`, `_incidents`, `_ladder`, `_acks`, `_receipts`, `_desk`, `_escalations`): a walker id may not be one, or a walker's topics could be
         /// read as those.
         static let serviceLevels: Set<String> = Set(
             allCases.filter { $0.scope != .walker && $0.scope != .owntracks }
