@@ -30,6 +30,8 @@ actor Cluster {
     let root: URL
     let environment: [String: String]
     private(set) var processes: [ServiceName: ChildProcess] = [:]
+    /// Standbys still waiting for their service's instance lock.
+    private var standbys: [ServiceName: ChildProcess] = [:]
     /// Data directories that are a tmpfs mount (disk-full injection), unmounted at shutdown.
     private var mounts: [URL] = []
     /// The service whose SQLite directory is the tmpfs.
@@ -145,6 +147,54 @@ actor Cluster {
         return (ports[home], ports.indices.filter { $0 != home }.map { MQTTNode(host: "127.0.0.1", port: ports[$0]) })
     }
 
+    /// A second instance of `service` on the same data directory and client id, waiting on its
+    /// instance lock (`SAFEWALK_STANDBY=true`) to take over when the running one dies. Its log
+    /// is `standby/<service>.log` in the service's directory.
+    func startStandby(_ service: ServiceName) async throws {
+        var env = environment
+        env["SAFEWALK_MQTT_CLIENT_ID"] = "load-\(service)"
+        env["SAFEWALK_DATA_DIR"] = databaseDirectory(service).path
+        env["SAFEWALK_STANDBY"] = "true"
+        if nats != nil {
+            let (port, failover) = endpoint(home: Self.homeNode(service))
+            env["SAFEWALK_MQTT_PORT"] = "\(port)"
+            env["SAFEWALK_MQTT_FAILOVER"] = failover.map(\.description).joined(separator: ",")
+        }
+        let process = try ServiceProcess.start(
+            service, broker: broker, environment: env,
+            dataDirectory: dataDirectory(service).appendingPathComponent("standby"),
+            launcher: launcher(service.rawValue))
+        standbys[service] = process
+        Cleanup.register(process.pid)
+        let deadline = epochNow() + 60
+        while !process.output.contains("standing by") {
+            guard epochNow() < deadline, process.exitStatusIfEnded() == nil else {
+                throw HarnessError.processFailed("\(service)'s standby is not waiting: \(process.output.suffix(500))")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// SIGKILL of `service`; its standby takes over. Returns the seconds from the kill until the
+    /// standby said `ready` (restored, connected, subscribed); the standby is then the service.
+    func killAndFailOver(_ service: ServiceName) async throws -> Double {
+        guard let standby = standbys.removeValue(forKey: service) else {
+            throw HarnessError.processFailed("\(service) has no standby")
+        }
+        let killed = epochNow()
+        await kill(service)
+        let deadline = killed + 60
+        while !standby.output.contains("] ready") {
+            guard epochNow() < deadline else {
+                throw HarnessError.processFailed(
+                    "\(service)'s standby did not take over: \(standby.output.suffix(500))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        processes[service] = standby
+        return epochNow() - killed
+    }
+
     func startAll() throws {
         for service in Self.services { try start(service) }
     }
@@ -168,6 +218,11 @@ actor Cluster {
 
     /// SIGTERM to every service (each drains and stops), then the gateway and broker.
     func stopServices() async {
+        for process in standbys.values {
+            process.signal(SIGKILL)  // holds nothing: it never took over
+            _ = try? await process.waitForExit(within: 10)
+        }
+        standbys = [:]
         for process in processes.values { process.signal(SIGTERM) }
         for (service, process) in processes {
             if (try? await process.waitForExit(within: 20)) == nil {

@@ -12,6 +12,10 @@ struct Evaluation: Sendable {
     var reasons: [String: Int] = [:]
     var alertMissing = 0
     var alertDuplicated = 0
+    /// Alerts that repeat one escalation id (a notifier killed between sending and recording
+    /// one sends it again; the device shows one alert per id, docs/CONTRACT.md): printed, and
+    /// not counted as duplicates.
+    var alertRepeats = 0
     /// Escalations whose alert and every contact's SMS arrived exactly once.
     var deliveredExactlyOnce = 0
     /// Distinct escalation ids seen, for every walker.
@@ -20,6 +24,10 @@ struct Evaluation: Sendable {
     var smsDelivered = 0
     var smsMissing = 0
     var smsDuplicated = 0
+    /// Of `smsDuplicated`, the texts the notifier logged sending again after an interrupted
+    /// attempt (a SIGKILL between the gateway's answer and the ledger's `sent`): the documented
+    /// at-least-once window, printed and not counted against `clean`. Any other is.
+    var smsResentAfterCrash = 0
     /// All-clear texts (issue 18): a walker whose incident ended (the run's final `stop` ends the
     /// false alarms') has each contact told once that they are safe. Not alerts: counted apart,
     /// and a second all-clear to one contact is a duplicate.
@@ -36,7 +44,7 @@ struct Evaluation: Sendable {
 
     var clean: Bool {
         missed == 0 && duplicated == 0 && alertMissing == 0 && alertDuplicated == 0 && smsMissing == 0
-            && smsDuplicated == 0 && fixesLost == 0
+            && smsDuplicated <= smsResentAfterCrash && fixesLost == 0
     }
 
     /// The notifier's all-clear: "{walker} is safe (at 21:14). Thank you." (docs/services/notifier.md).
@@ -45,6 +53,7 @@ struct Evaluation: Sendable {
     init(_ raw: LoadRun.Raw) {
         let plan = raw.plan
         let r = raw.observed
+        let resent = Dictionary(grouping: raw.smsResentAfterCrash, by: { $0 }).mapValues(\.count)
         for n in 0..<plan.walkers {
             let silent = plan.silenceOffset(of: n) != nil
             let ids = Set((r.escalations[n] ?? []).map(\.id))
@@ -55,11 +64,14 @@ struct Evaluation: Sendable {
             if ids.count > 1 { duplicated += ids.count - 1 }
             if !silent { falseAlarms += ids.count }
             // Exactly one alert and one text per contact for every distinct escalation.
-            let alerts = r.alerts[n]?.count ?? 0
+            let received = r.alertIDs[n] ?? []
+            let alerts = Self.distinctAlerts(received)
+            alertRepeats += received.count - alerts
             alertMissing += max(0, ids.count - alerts)
             alertDuplicated += max(0, alerts - ids.count)
             var firstTexts: [Double] = []
             var exact = !ids.isEmpty && alerts == ids.count
+            var walkerTextDuplicates = 0
             for k in 0..<plan.contacts {
                 let phone = LoadPlan.phone(walker: n, contact: k, contacts: plan.contacts).normalised
                 let allClears = (raw.sms.bodies[phone] ?? []).filter(Self.isAllClear).count
@@ -70,9 +82,11 @@ struct Evaluation: Sendable {
                 smsDelivered += accepted
                 smsMissing += max(0, ids.count - accepted)
                 smsDuplicated += max(0, accepted - ids.count)
+                walkerTextDuplicates += max(0, accepted - ids.count)
                 if accepted != ids.count { exact = false }
                 if let t = raw.sms.times?[phone]?.first { firstTexts.append(t) }
             }
+            smsResentAfterCrash += min(walkerTextDuplicates, ids.reduce(0) { $0 + (resent[$1] ?? 0) })
             if exact { deliveredExactlyOnce += ids.count }
             guard silent, let first = r.escalations[n]?.min(by: { $0.received < $1.received }) else { continue }
             reasons[first.reason.rawValue, default: 0] += 1
@@ -96,6 +110,11 @@ struct Evaluation: Sendable {
         let window = raw.windowEnd.at - raw.windowStart.at
         ingestedPerSecond = Double(raw.windowEnd.stored - raw.windowStart.stored) / window
         offeredPerSecond = Double(raw.windowEnd.acked - raw.windowStart.acked) / window
+    }
+
+    /// Alerts as the device shows them: one per escalation id; each alert without an id counts.
+    static func distinctAlerts(_ ids: [String?]) -> Int {
+        Set(ids.compactMap { $0 }).count + ids.filter { $0 == nil }.count
     }
 
     /// The deadline the escalation answers: `replyBy` of the last prompt before it (noReply), or

@@ -11,6 +11,8 @@ enum Faults {
         var tmpfsFor: ServiceName? = nil
         /// On three NATS nodes instead of one Mosquitto (docs/SCALING.md).
         var onNATS = false
+        /// Services started with a standby on the same data directory (``failOver(_:at:)``).
+        var standbys: [ServiceName] = []
         var steps: [FaultStep]
     }
 
@@ -29,6 +31,15 @@ enum Faults {
             await cluster.kill(service)
             try await Task.sleep(for: .seconds(2))
             try await cluster.start(service)
+        }
+    }
+
+    /// SIGKILL of `service` with its standby waiting: nobody restarts it; the standby takes the
+    /// instance lock, the SQLite file and the broker session over (docs/SCALING.md).
+    static func failOver(_ service: ServiceName, at offset: Double) -> FaultStep {
+        FaultStep(offset: offset, name: "SIGKILL \(service); its standby takes over") { cluster in
+            let took = try await cluster.killAndFailOver(service)
+            say(String(format: "%@'s standby ready %.2f s after the SIGKILL", service.rawValue, took))
         }
     }
 
@@ -80,6 +91,8 @@ enum Faults {
             Case(name: "kill-watchdog", steps: [restart(.watchdog, at: instant)]),
             Case(name: "kill-notifier", steps: [restart(.notifier, at: instant)]),
             Case(name: "kill-ingest", steps: [restart(.locationIngest, at: instant)]),
+            Case(name: "standby-watchdog", standbys: [.watchdog], steps: [failOver(.watchdog, at: instant)]),
+            Case(name: "standby-notifier", standbys: [.notifier], steps: [failOver(.notifier, at: instant)]),
             Case(name: "freeze-watchdog", steps: [freeze(.watchdog, at: at, seconds: 30)]),
             Case(name: "freeze-notifier", steps: [freeze(.notifier, at: at, seconds: 30)]),
             Case(name: "sms-500", steps: [smsOutage(at: at, seconds: 60)]),
@@ -99,10 +112,10 @@ enum Faults {
     /// The CI set on three NATS nodes (`--quick --cluster`; with ``LoadPlan/forNATS`` a 30 s reply
     /// window and a 65 s window, so silences fall due from ~38 s on): the SIGKILL of the
     /// watchdog's and notifier's node as they start, then of the watchdog and of the notifier
-    /// themselves among them.
+    /// themselves among them, each replaced by its standby, as a cluster deployment runs them.
     static let clusterQuick = Case(
-        name: "cluster-quick", onNATS: true,
-        steps: [nodeKill(at: 30, down: 8), restart(.watchdog, at: 45), restart(.notifier, at: 51)])
+        name: "cluster-quick", onNATS: true, standbys: [.watchdog, .notifier],
+        steps: [nodeKill(at: 30, down: 8), failOver(.watchdog, at: 45), failOver(.notifier, at: 51)])
 
     struct Row: Sendable {
         var name: String
@@ -115,7 +128,7 @@ enum Faults {
             say("===== fault case \(c.name): \(c.steps.map(\.name).joined(separator: "; "))")
             let raw = try await LoadRun.execute(
                 plan: c.onNATS ? plan.forNATS : plan, baseline: nil, tmpfsFor: c.tmpfsFor, onNATS: c.onNATS,
-                faults: c.steps)
+                standbys: c.standbys, faults: c.steps)
             let e = Evaluation(raw)
             Report.main(raw, e)
             rows.append(Row(name: c.name, evaluation: e))

@@ -36,11 +36,28 @@ enum LoadRun {
         var replies: Int
         var benchCPU: Double
         var faultsAt: [(String, Double)]
+        /// Escalation ids whose text the notifier sent again after an interrupted attempt (its log:
+        /// "resending after an interrupted attempt", `channel=sms-http`): the documented window
+        /// where a text can go twice (docs/services/notifier.md), one per line.
+        var smsResentAfterCrash: [String] = []
+    }
+
+    /// The escalation id of each of the notifier's "resending after an interrupted attempt" lines
+    /// for `channel`. Pure over the log's text.
+    static func resentAfterCrash(_ log: String, channel: String) -> [String] {
+        log.split(separator: "\n").compactMap { line in
+            guard line.contains("resending after an interrupted attempt"), line.contains(" channel=\(channel) ") else {
+                return nil
+            }
+            return line.split(separator: " ").first { $0.hasPrefix("escalation=") }.map {
+                String($0.dropFirst("escalation=".count))
+            }
+        }
     }
 
     static func execute(
         plan: LoadPlan, baseline: (seconds: Double, burst: Int)?, tmpfsFor: ServiceName? = nil,
-        onNATS: Bool = false, faults: [FaultStep] = []
+        onNATS: Bool = false, standbys: [ServiceName] = [], faults: [FaultStep] = []
     ) async throws -> Raw {
         var logger = Logger(label: "e2e-load")
         logger.logLevel = .error
@@ -76,6 +93,8 @@ enum LoadRun {
         try await cluster.startAll()
         for service in Cluster.services { try await observer.waitOnline(service, since: started - 1) }
         say(String(format: "five services online in %.1f s", epochNow() - started))
+        for service in standbys { try await cluster.startStandby(service) }
+        if !standbys.isEmpty { say("standing by: \(standbys.map(\.rawValue).joined(separator: ", "))") }
         let contactsStart = epochNow()
         await fleet.addContacts()
         let expectedResults = plan.walkers * plan.contacts
@@ -139,6 +158,7 @@ enum LoadRun {
         processes.append(("e2e-load-bench (phones + observer)", bench?.cpuSeconds ?? 0, bench?.peakRSS ?? 0))
         let sms = try await cluster.gateway.stats()
         await cluster.stopServices()
+        let smsResent = resentAfterCrash(await cluster.logs(.notifier), channel: "sms-http")
         for service in Cluster.services {
             // What a service said about a fault: its loud lines (critical and error), first of each.
             let lines = await cluster.logs(service).split(separator: "\n")
@@ -158,7 +178,8 @@ enum LoadRun {
             observed: observer.snapshot, sms: sms, ackedPerWalker: fleet.ackedPerWalker,
             storedPerWalker: stored, lastFixTst: (0..<plan.walkers).map { fleet.lastFixTst($0) },
             publishFailures: fleet.failures, replies: fleet.replies.load(ordering: .relaxed),
-            benchCPU: (b.cpu["bench"] ?? 0) - (a.cpu["bench"] ?? 0), faultsAt: faultsAt.all)
+            benchCPU: (b.cpu["bench"] ?? 0) - (a.cpu["bench"] ?? 0), faultsAt: faultsAt.all,
+            smsResentAfterCrash: smsResent)
         await fleet.shutdown()
         await observer.shutdown()
         let keep = ProcessInfo.processInfo.environment["E2E_KEEP"] != nil

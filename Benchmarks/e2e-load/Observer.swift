@@ -14,7 +14,10 @@ final class Observer: Sendable {
     struct Record: Sendable {
         var prompts: [Int: [Prompt]] = [:]
         var escalations: [Int: [Escalation]] = [:]
+        /// Each alert's arrival time, by walker.
         var alerts: [Int: [Double]] = [:]
+        /// Each alert's escalation id (nil for an alert without one), in the same order.
+        var alertIDs: [Int: [String?]] = [:]
         var contactResults = 0
         var rejections: [String: Int] = [:]
         var services: [String: (String, Double)] = [:]
@@ -90,7 +93,11 @@ final class Observer: Sendable {
                             Escalation(id: e.id, reason: e.reason, at: e.at, received: now))
                     }
                 case (.alert, .walker(let w)):
-                    if let n = Self.walkerIndex(w) { r.alerts[n, default: []].append(now) }
+                    if let n = Self.walkerIndex(w) {
+                        r.alerts[n, default: []].append(now)
+                        let alert = try? SafeWalkJSON.decode(DeviceAlert.self, from: message.payload)
+                        r.alertIDs[n, default: []].append(alert?.id)
+                    }
                 case (.contactsResult, _):
                     r.contactResults += 1
                 case (.rejected, .service(let service)):

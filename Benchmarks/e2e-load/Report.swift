@@ -30,8 +30,12 @@ enum Report {
         print("| **duplicated escalations** (extra ids per walker) | **\(e.duplicated)** |")
         print("| false alarms (escalations of walkers who kept answering) | \(e.falseAlarms) |")
         print("| alerts missing / duplicated | \(e.alertMissing) / \(e.alertDuplicated) |")
+        print("| alerts repeating one escalation id (shown once by the device) | \(e.alertRepeats) |")
         print(
             "| SMS expected / accepted / missing / duplicated | \(e.smsExpected) / \(e.smsDelivered) / \(e.smsMissing) / \(e.smsDuplicated) |"
+        )
+        print(
+            "| of the duplicated texts, sent again after an interrupted attempt (the notifier's documented crash window) | \(e.smsResentAfterCrash) |"
         )
         print("| all-clear texts (incidents ended by the run's final stop) | \(e.smsAllClears) |")
         print(String(format: "| fixes offered (acked) in window | %.0f fixes/s |", e.offeredPerSecond))

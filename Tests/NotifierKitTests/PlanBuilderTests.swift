@@ -24,6 +24,11 @@ struct PlanBuilderTests {
         #expect(text.url.contains(PercentEncoding.encode(plan.message)))
     }
 
+    /// A device shows one alert per id: a notifier killed mid-send may send it twice.
+    @Test func theDeviceAlertCarriesItsEscalationsID() {
+        #expect(plan(Fixtures.escalation("esc-42")).alert.id == "esc-42")
+    }
+
     @Test func callActionDialsTheConfiguredEmergencyNumber() {
         let actions = plan(emergency: EmergencyNumber(label: "Call 911", number: "911")).alert.actions
         #expect(actions.first == AlertAction(title: "Call 911", url: "tel:911"))

@@ -9,19 +9,12 @@ import Testing
     static let quiet = "600"
 
     @Test func aWatchdogKilledDuringAWalkEscalatesOnceWhenItComesBackAfterTheETA() async throws {
-        let broker = try await MosquittoBroker.start()
-        let w = try await WatchdogProcess(
-            broker: broker,
-            thresholds: [
-                "SAFEWALK_CHECKIN_INTERVAL": Self.quiet, "SAFEWALK_NO_MOVEMENT_AFTER": Self.quiet,
-                "SAFEWALK_OFFLINE_GRACE": Self.quiet,
-            ])
+        let w = try await WatchdogProcess.walkOnly(on: try await MosquittoBroker.start())
         try await w.start()
         let escalations = Collector(try await w.subscribe("safewalk/alice/escalation"))
         let bobEscalations = try await w.subscribe("safewalk/bob/escalation")
         let statuses = try await w.subscribe("safewalk/alice/status")
-        try await w.act("alice", .startWalk(destination: "Jester West", minutes: 0.05))
-        let eta = try #require(try await statuses.next(WatchStatus.self).walk?.eta)
+        let eta = try await w.startShortWalk(statuses)
         try await w.kill()  // the status was published after the watch was written
         // The ETA passes while the watchdog is down (the wall clock is what we wait for here).
         try await eventually("the walk's ETA passes while the watchdog is down") { now() > eta + 0.2 }

@@ -8,16 +8,8 @@ import Testing
 /// instance lock and, when the running one is SIGKILLed, takes over its watches and its broker
 /// session: the walk it was watching escalates once, from the standby.
 @Suite(.timeLimit(.minutes(2))) struct StandbyTests {
-    static let quiet = "600"
-
     @Test func aStandbyTakesOverTheWatchesOfAKilledWatchdogAndEscalatesOnce() async throws {
-        let broker = try await MosquittoBroker.start()
-        let w = try await WatchdogProcess(
-            broker: broker,
-            thresholds: [
-                "SAFEWALK_CHECKIN_INTERVAL": Self.quiet, "SAFEWALK_NO_MOVEMENT_AFTER": Self.quiet,
-                "SAFEWALK_OFFLINE_GRACE": Self.quiet,
-            ])
+        let w = try await WatchdogProcess.walkOnly(on: try await MosquittoBroker.start())
         try await w.start()
         var standbyEnvironment = w.environment
         standbyEnvironment["SAFEWALK_STANDBY"] = "true"
@@ -32,9 +24,7 @@ import Testing
         let escalations = Collector(try await w.subscribe("safewalk/alice/escalation"))
         let bobEscalations = try await w.subscribe("safewalk/bob/escalation")
         let statuses = try await w.subscribe("safewalk/alice/status")
-        // A walk due in 3 s: long enough to be written before the kill, short for the test.
-        try await w.act("alice", .startWalk(destination: "Jester West", minutes: 0.05))
-        let eta = try #require(try await statuses.next(WatchStatus.self).walk?.eta)
+        let eta = try await w.startShortWalk(statuses)
         try await w.kill()  // the status was published after the watch was written
 
         // The standby is the only watchdog left: the overdue walk can only be its escalation.

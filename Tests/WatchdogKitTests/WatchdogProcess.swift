@@ -25,12 +25,35 @@ final class WatchdogProcess: Sendable {
         environment["SAFEWALK_DATA_DIR"] = dataDirectory.path
         environment["SAFEWALK_LOG_LEVEL"] = "info"
         environment["SAFEWALK_METRICS_PORT"] = "off"  // tests run in parallel; no fixed port
+        // No notifier here to receipt escalations: no copies within a test unless it asks for them.
+        environment["SAFEWALK_ESCALATION_RECEIPT_WAIT"] = "600"
         for (key, value) in thresholds { environment[key] = value }
         self.environment = environment
         client = try await broker.client("walkers-\(UUID().uuidString.prefix(6))")
         presence = try await client.subscribe(Topic.serviceStatus(.watchdog).name(), qos: .atLeastOnce)
         process = Mutex(nil)
     }
+
+    /// A watchdog whose only clock that runs is a walk's ETA: check-ins, movement and presence
+    /// wait 600 s.
+    static func walkOnly(on broker: MosquittoBroker) async throws -> WatchdogProcess {
+        try await WatchdogProcess(
+            broker: broker,
+            thresholds: [
+                "SAFEWALK_CHECKIN_INTERVAL": "600", "SAFEWALK_NO_MOVEMENT_AFTER": "600",
+                "SAFEWALK_OFFLINE_GRACE": "600",
+            ])
+    }
+
+    /// alice starts a walk due in 3 s; returns its ETA once the watch is written (the status
+    /// `statuses` hears is published after the write).
+    func startShortWalk(_ statuses: MQTTSubscription) async throws -> Double {
+        try await act("alice", .startWalk(destination: "Jester West", minutes: 0.05))
+        guard let eta = try await statuses.next(WatchStatus.self).walk?.eta else { throw WalkNotStarted() }
+        return eta
+    }
+
+    struct WalkNotStarted: Error {}
 
     /// Starts the executable and waits for its retained `online`.
     func start() async throws {

@@ -32,7 +32,7 @@ public enum PlanBuilder {
             ? "SafeWalk: your contacts are asked to keep an eye on you" : "SafeWalk: get help now"
         return DeliveryPlan(
             escalationId: event.id, walker: event.walker, urgency: urgency, message: composed.message,
-            alert: DeviceAlert(title: title, body: composed.message, actions: actions),
+            alert: DeviceAlert(title: title, body: composed.message, actions: actions, id: event.id),
             recipients: recipients, undialable: undialable,
             hiddenFromDevice: DeviceDisclosure.mayTellDevice(about: event) ? nil : true)
     }

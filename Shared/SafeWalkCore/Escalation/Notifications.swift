@@ -15,11 +15,16 @@ public struct DeviceAlert: Codable, Hashable, Sendable {
     public var title: String
     public var body: String
     public var actions: [AlertAction]
+    /// The escalation an alert for help tells of (absent on the ladder's other news). A device
+    /// shows one alert per id: a notifier killed between sending it and recording it sends it
+    /// again after its restart (docs/services/notifier.md).
+    public var id: String?
 
-    public init(title: String, body: String, actions: [AlertAction]) {
+    public init(title: String, body: String, actions: [AlertAction], id: String? = nil) {
         self.title = title
         self.body = body
         self.actions = actions
+        self.id = id
     }
 }
 
