@@ -106,7 +106,9 @@ actor Cluster {
         service == tmpfsService ? dataDirectory(service).appendingPathComponent("db") : dataDirectory(service)
     }
 
-    func start(_ service: ServiceName) throws {
+    /// What every instance of `service` runs with, a standby included: one client id and one
+    /// data directory, and on NATS its home node with the others as failover.
+    private func environment(for service: ServiceName) -> [String: String] {
         var env = environment
         env["SAFEWALK_MQTT_CLIENT_ID"] = "load-\(service)"
         env["SAFEWALK_DATA_DIR"] = databaseDirectory(service).path
@@ -115,8 +117,12 @@ actor Cluster {
             env["SAFEWALK_MQTT_PORT"] = "\(port)"
             env["SAFEWALK_MQTT_FAILOVER"] = failover.map(\.description).joined(separator: ",")
         }
+        return env
+    }
+
+    func start(_ service: ServiceName) throws {
         let process = try ServiceProcess.start(
-            service, broker: broker, environment: env, dataDirectory: dataDirectory(service),
+            service, broker: broker, environment: environment(for: service), dataDirectory: dataDirectory(service),
             launcher: launcher(service.rawValue))
         processes[service] = process
         Cleanup.register(process.pid)
@@ -151,28 +157,15 @@ actor Cluster {
     /// instance lock (`SAFEWALK_STANDBY=true`) to take over when the running one dies. Its log
     /// is `standby/<service>.log` in the service's directory.
     func startStandby(_ service: ServiceName) async throws {
-        var env = environment
-        env["SAFEWALK_MQTT_CLIENT_ID"] = "load-\(service)"
-        env["SAFEWALK_DATA_DIR"] = databaseDirectory(service).path
+        var env = environment(for: service)
         env["SAFEWALK_STANDBY"] = "true"
-        if nats != nil {
-            let (port, failover) = endpoint(home: Self.homeNode(service))
-            env["SAFEWALK_MQTT_PORT"] = "\(port)"
-            env["SAFEWALK_MQTT_FAILOVER"] = failover.map(\.description).joined(separator: ",")
-        }
         let process = try ServiceProcess.start(
             service, broker: broker, environment: env,
             dataDirectory: dataDirectory(service).appendingPathComponent("standby"),
             launcher: launcher(service.rawValue))
         standbys[service] = process
         Cleanup.register(process.pid)
-        let deadline = epochNow() + 60
-        while !process.output.contains("standing by") {
-            guard epochNow() < deadline, process.exitStatusIfEnded() == nil else {
-                throw HarnessError.processFailed("\(service)'s standby is not waiting: \(process.output.suffix(500))")
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try await Self.waitForLog(process, "standing by", failure: "\(service)'s standby is not waiting")
     }
 
     /// SIGKILL of `service`; its standby takes over. Returns the seconds from the kill until the
@@ -183,16 +176,21 @@ actor Cluster {
         }
         let killed = epochNow()
         await kill(service)
-        let deadline = killed + 60
-        while !standby.output.contains("] ready") {
-            guard epochNow() < deadline else {
-                throw HarnessError.processFailed(
-                    "\(service)'s standby did not take over: \(standby.output.suffix(500))")
+        try await Self.waitForLog(standby, "] ready", failure: "\(service)'s standby did not take over")
+        processes[service] = standby
+        return epochNow() - killed
+    }
+
+    /// Polls `process`'s log (every 20 ms, at most 60 s) until it says `text`; throws `failure`,
+    /// with the log's end, if it never does or the process ends first.
+    private static func waitForLog(_ process: ChildProcess, _ text: String, failure: String) async throws {
+        let deadline = epochNow() + 60
+        while !process.output.contains(text) {
+            guard epochNow() < deadline, process.exitStatusIfEnded() == nil else {
+                throw HarnessError.processFailed("\(failure): \(process.output.suffix(500))")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        processes[service] = standby
-        return epochNow() - killed
     }
 
     func startAll() throws {

@@ -64,7 +64,7 @@ struct Evaluation: Sendable {
             if ids.count > 1 { duplicated += ids.count - 1 }
             if !silent { falseAlarms += ids.count }
             // Exactly one alert and one text per contact for every distinct escalation.
-            let received = r.alertIDs[n] ?? []
+            let received = (r.alerts[n] ?? []).map(\.id)
             let alerts = Self.distinctAlerts(received)
             alertRepeats += received.count - alerts
             alertMissing += max(0, ids.count - alerts)
@@ -81,8 +81,9 @@ struct Evaluation: Sendable {
                 smsExpected += ids.count
                 smsDelivered += accepted
                 smsMissing += max(0, ids.count - accepted)
-                smsDuplicated += max(0, accepted - ids.count)
-                walkerTextDuplicates += max(0, accepted - ids.count)
+                let extraTexts = max(0, accepted - ids.count)
+                smsDuplicated += extraTexts
+                walkerTextDuplicates += extraTexts
                 if accepted != ids.count { exact = false }
                 if let t = raw.sms.times?[phone]?.first { firstTexts.append(t) }
             }
@@ -97,7 +98,7 @@ struct Evaluation: Sendable {
             else { continue }
             toDecision.append(first.at - deadline)
             toEscalation.append(first.received - deadline)
-            if let alert = r.alerts[n]?.min() { toAlert.append(alert - deadline) }
+            if let alert = r.alerts[n]?.map(\.received).min() { toAlert.append(alert - deadline) }
             if firstTexts.count == plan.contacts, let last = firstTexts.max() { toSMS.append(last - deadline) }
         }
         for n in 0..<plan.walkers {

@@ -10,14 +10,14 @@ import Synchronization
 final class Observer: Sendable {
     struct Prompt: Sendable { var at: Double; var replyBy: Double }
     struct Escalation: Sendable { var id: String; var reason: EscalationReason; var at: Double; var received: Double }
+    /// A device alert: the escalation id it carries (nil without one) and when it arrived.
+    struct Alert: Sendable { var id: String?; var received: Double }
 
     struct Record: Sendable {
         var prompts: [Int: [Prompt]] = [:]
         var escalations: [Int: [Escalation]] = [:]
-        /// Each alert's arrival time, by walker.
-        var alerts: [Int: [Double]] = [:]
-        /// Each alert's escalation id (nil for an alert without one), in the same order.
-        var alertIDs: [Int: [String?]] = [:]
+        /// Each alert, by walker.
+        var alerts: [Int: [Alert]] = [:]
         var contactResults = 0
         var rejections: [String: Int] = [:]
         var services: [String: (String, Double)] = [:]
@@ -94,9 +94,8 @@ final class Observer: Sendable {
                     }
                 case (.alert, .walker(let w)):
                     if let n = Self.walkerIndex(w) {
-                        r.alerts[n, default: []].append(now)
                         let alert = try? SafeWalkJSON.decode(DeviceAlert.self, from: message.payload)
-                        r.alertIDs[n, default: []].append(alert?.id)
+                        r.alerts[n, default: []].append(Alert(id: alert?.id, received: now))
                     }
                 case (.contactsResult, _):
                     r.contactResults += 1

@@ -24,8 +24,6 @@ public final class OutboxPublisher: Sendable {
     private let clock: any WatchClock
     private let logger: Logger
     private let observer: Observer?
-    /// Told of every row the broker acknowledged (the ``ReceiptWatcher``'s start of a wait).
-    private let acknowledgedHook: (@Sendable (OutboxRow) -> Void)?
     private let statusConcurrency: Int
     let queue = WorkQueue<OutboxRow>()
     private let retained = WorkQueue<OutboxRow>()
@@ -35,8 +33,7 @@ public final class OutboxPublisher: Sendable {
 
     public init(
         bus: any MessageBus, store: WatchStore, clock: any WatchClock, logger: Logger,
-        statusConcurrency: Int = 64, observer: Observer? = nil,
-        acknowledged acknowledgedHook: (@Sendable (OutboxRow) -> Void)? = nil
+        statusConcurrency: Int = 64, observer: Observer? = nil
     ) {
         self.bus = bus
         self.store = store
@@ -44,7 +41,6 @@ public final class OutboxPublisher: Sendable {
         self.logger = logger
         self.statusConcurrency = max(1, statusConcurrency)
         self.observer = observer
-        self.acknowledgedHook = acknowledgedHook
     }
 
     func enqueue(_ rows: [OutboxRow]) { queue.append(contentsOf: rows) }
@@ -117,7 +113,6 @@ public final class OutboxPublisher: Sendable {
             logger.info("escalation published", metadata: ["walker": "\(row.item.walker)", "id": "\(row.item.key)"])
         }
         observer?(row, clock.now())
-        acknowledgedHook?(row)
         return true
     }
 }

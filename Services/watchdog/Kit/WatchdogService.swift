@@ -72,10 +72,16 @@ public final class WatchdogService: Service, Sendable {
                 logger: logger)
         }
         self.receipts = receipts
-        var acknowledged: (@Sendable (OutboxRow) -> Void)?
-        if let receipts { acknowledged = { row in receipts.published(row) } }
-        publisher = OutboxPublisher(
-            bus: bus, store: store, clock: clock, logger: logger, observer: observer, acknowledged: acknowledged)
+        // The publisher's one PUBACK observer: the caller's (benchmarks), and the start of each
+        // escalation's wait for its receipt.
+        var acknowledged = observer
+        if let receipts {
+            acknowledged = { row, at in
+                observer?(row, at)
+                receipts.published(row, at: at)
+            }
+        }
+        publisher = OutboxPublisher(bus: bus, store: store, clock: clock, logger: logger, observer: acknowledged)
     }
 
     /// The input topics: every walker's position, reply, action and presence, and the monitoring

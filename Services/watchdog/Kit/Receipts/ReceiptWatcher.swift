@@ -49,11 +49,11 @@ final class ReceiptWatcher: Sendable {
         subscription.withLock { $0 = made }
     }
 
-    /// The publisher's word that the broker acknowledged a row.
-    func published(_ row: OutboxRow) {
+    /// The publisher's word that the broker acknowledged a row at `at` (the watchdog's clock).
+    func published(_ row: OutboxRow, at: EpochSeconds) {
         guard row.item.kind == .escalation else { return }
         state.withLock { state in
-            state.receipts.published(row, now: clock.now())
+            state.receipts.published(row, now: at)
             state.alarm?.arm(state.receipts.nextDue)
         }
     }
