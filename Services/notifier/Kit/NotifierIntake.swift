@@ -57,8 +57,6 @@ public enum NotifierIntake {
         }
     }
 
-    /// Ids are idempotency keys and SQLite keys: printable ASCII, 1...128 characters.
-    static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 128 && id.utf8.allSatisfy { (0x21...0x7e).contains($0) }
-    }
+    /// Ids are idempotency keys and SQLite keys.
+    static func isValidID(_ id: String) -> Bool { MessageKey.isValid(id) }
 }

@@ -33,11 +33,8 @@ public enum DeskCloseIntake {
         return .success(close)
     }
 
-    /// Ids (the request's, the incident's) are outbox keys and answers' fields: 1...128 printable
-    /// ASCII characters, as `web` and the watchdog make them.
-    static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 128 && id.utf8.allSatisfy { (0x21...0x7e).contains($0) }
-    }
+    /// Ids (the request's, the incident's) are outbox keys and answers' fields.
+    static func isValidID(_ id: String) -> Bool { MessageKey.isValid(id) }
 
     /// The operator's account name: it is logged, so bounded and free of control characters.
     static func isValidOperator(_ name: String) -> Bool {

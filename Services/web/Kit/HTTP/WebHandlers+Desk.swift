@@ -140,9 +140,7 @@ extension WebHandlers {
     }
 
     func incidentID(_ context: WebRequestContext) throws(APIError) -> String {
-        guard let id = context.parameters.get("incident"), (1...128).contains(id.utf8.count),
-            id.utf8.allSatisfy({ (0x21...0x7e).contains($0) })
-        else { throw .notFound }
+        guard let id = context.parameters.get("incident"), MessageKey.isValid(id) else { throw .notFound }
         return id
     }
 

@@ -38,9 +38,7 @@ extension WebHandlers {
         }
         guard let reply = SMSAcknowledgement(reply: body) else { return HTMLResponse.twiML(Self.helpText) }
         let sid = form[form: "MessageSid"] ?? ""
-        let id =
-            (1...128).contains(sid.utf8.count) && sid.utf8.allSatisfy({ (0x21...0x7e).contains($0) })
-            ? sid : UUID().uuidString.lowercased()
+        let id = MessageKey.isValid(sid) ? sid : UUID().uuidString.lowercased()
         let asked = AcknowledgementRequest(
             id: id, via: .sms, phone: from, code: reply.code, at: Date().timeIntervalSince1970)
         do {
