@@ -8,6 +8,9 @@ public final class InMemoryMessageBus: MessageBus {
         var subscriptions: [(filter: String, buffer: MessageBuffer)] = []
         var retained: [String: MQTTMessage] = [:]
         var published: [MQTTMessage] = []
+        /// While cut (``cut()``), publishes wait here, undelivered and unacknowledged.
+        var isCut = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
@@ -18,6 +21,7 @@ public final class InMemoryMessageBus: MessageBus {
         guard !message.topic.isEmpty, !message.topic.contains("+"), !message.topic.contains("#") else {
             throw MQTTError.invalidTopic(message.topic)
         }
+        await waitWhileCut()
         let buffers = state.withLock { state in
             state.published.append(message)
             if message.retain {
@@ -42,6 +46,30 @@ public final class InMemoryMessageBus: MessageBus {
             }
         }
         return MQTTSubscription(filter: filter, buffer: buffer)
+    }
+
+    /// Cuts the bus as a network partition cuts a client off its broker: from now on every
+    /// publish waits, neither delivered nor acknowledged, until ``heal()``.
+    public func cut() { state.withLock { $0.isCut = true } }
+
+    /// Ends a ``cut()``: the publishes that waited are delivered and acknowledged.
+    public func heal() {
+        let waiting = state.withLock { state in
+            state.isCut = false
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for publish in waiting { publish.resume() }
+    }
+
+    private func waitWhileCut() async {
+        await withCheckedContinuation { (publish: CheckedContinuation<Void, Never>) in
+            let waits = state.withLock { state in
+                if state.isCut { state.waiting.append(publish) }
+                return state.isCut
+            }
+            if !waits { publish.resume() }
+        }
     }
 
     /// Everything published so far, in order.

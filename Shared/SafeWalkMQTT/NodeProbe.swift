@@ -8,10 +8,10 @@ import Foundation
 /// and a client that lost such a node tries it first. With other nodes to go to, that wait is a
 /// service offline for two minutes; the probe gives up after `seconds` and the client moves on.
 /// libmosquitto 2.0.11 offers no connect timeout and no hook on its socket before `connect`.
-enum NodeProbe {
+public enum NodeProbe {
     /// True once a TCP connection to `node` is established, false on refusal, on an unresolvable
     /// name or when `seconds` pass first. The connection is closed at once.
-    static func accepts(_ node: MQTTNode, within seconds: Double) -> Bool {
+    public static func accepts(_ node: MQTTNode, within seconds: Double) -> Bool {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC

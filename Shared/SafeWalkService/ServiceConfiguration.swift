@@ -83,8 +83,16 @@ public struct ServiceConfiguration: Sendable {
             clientID: env.string("SAFEWALK_MQTT_CLIENT_ID", default: "safewalk-\(service)"),
             username: env.string("SAFEWALK_MQTT_USERNAME", default: service.rawValue),
             password: env.string("SAFEWALK_MQTT_PASSWORD"),
+            keepAliveSeconds: Int32(
+                try env.integer("SAFEWALK_MQTT_KEEPALIVE", default: Self.keepAliveSeconds, in: 2...600)),
             tls: tls, lastWill: will, failover: failover)
     }
+
+    /// A connection that went silent (a broker node cut off by a network partition: no reset, no
+    /// error) is noticed only by the keep-alive: a ping after this long with nothing heard, and
+    /// the connection given up one keep-alive later. At libmosquitto's usual 30 s the services
+    /// stayed on a partitioned node for up to a minute (docs/SCALING.md, "A network partition").
+    public static let keepAliveSeconds = 10
 
     /// This service's ``InstanceLock`` file.
     public var lockPath: String { InstanceLock.path(in: dataDirectory, service: service.rawValue) }

@@ -172,7 +172,7 @@ import Testing
         case .deskResult: _ = try SafeWalkJSON.decode(DeskCloseResult.self, from: payload)
         case .deskNotice: _ = try SafeWalkJSON.decode(DeskNotice.self, from: payload)
         case .escalationReceived: _ = try SafeWalkJSON.decode(EscalationReceipt.self, from: payload)
-        case .presence, .serviceStatus:
+        case .presence, .serviceStatus, .heartbeat:
             guard Presence(payload: payload) != nil else { throw PayloadError.malformed }
         }
     }
@@ -189,7 +189,7 @@ import Testing
             } else if line.hasPrefix("```") {
                 fence = fence == nil ? String(line.dropFirst(3)) : nil
             } else if let fence, let kind,
-                fence == "json" || (fence == "text" && [.presence, .serviceStatus].contains(kind))
+                fence == "json" || (fence == "text" && [.presence, .serviceStatus, .heartbeat].contains(kind))
             {
                 examples += 1
                 do {

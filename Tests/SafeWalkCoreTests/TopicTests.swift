@@ -22,6 +22,7 @@ let everyTopic: [(Topic, String)] = [
     (.inputRejected(walker()), "safewalk/alice/rejected"),
     (.rejected(.locationIngest), "safewalk/_rejected/location-ingest"),
     (.serviceStatus(.watchdog), "safewalk/_service/watchdog"),
+    (.heartbeat(.watchdog), "safewalk/_heartbeat/watchdog"),
     (.owntracks(user: walker(), device: DeviceName(validating: "phone")!), "owntracks/alice/phone"),
     (.accountCommand, "safewalk/_accounts/command"),
     (.accountResult, "safewalk/_accounts/result"),

@@ -14,6 +14,17 @@ import Testing
         #expect(try ServiceConfiguration(service: .watchdog, environment: [:]).mqtt.nodes.count == 1)
     }
 
+    @Test func theKeepAliveIsShortEnoughToLeaveASilentNodeWithinTwentySeconds() throws {
+        #expect(try ServiceConfiguration(service: .notifier, environment: [:]).mqtt.keepAliveSeconds == 10)
+        let set = try ServiceConfiguration(service: .notifier, environment: ["SAFEWALK_MQTT_KEEPALIVE": "45"])
+        #expect(set.mqtt.keepAliveSeconds == 45)
+        for refused in ["0", "1", "601", "ten"] {
+            #expect(throws: ConfigurationError.self, "\(refused)") {
+                try ServiceConfiguration(service: .notifier, environment: ["SAFEWALK_MQTT_KEEPALIVE": refused])
+            }
+        }
+    }
+
     @Test func aMalformedListStopsTheServiceAtStartNamingTheSetting() {
         #expect(throws: ConfigurationError.self) {
             try ServiceConfiguration(service: .watchdog, environment: ["SAFEWALK_MQTT_FAILOVER": "nats-2"])

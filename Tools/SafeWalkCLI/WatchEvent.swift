@@ -92,8 +92,9 @@ public enum WatchEvent: Sendable, Equatable {
         // Arrivals (`_arrivals/{w}`) are services' traffic: the walk's status already says it, and
         // so is the monitoring desk's close (`_desk/*`): the incident's end shows in the status.
         // The desk's notices to the walker (`{w}/desk`) are for the walker's app. Escalation
-        // receipts (`_escalations/received/{w}`) are the notifier's word to the watchdog.
-        case .deskClose, .deskResult, .deskNotice, .escalationReceived,
+        // receipts (`_escalations/received/{w}`) are the notifier's word to the watchdog, and its
+        // heartbeat (`_heartbeat/watchdog`) is for the broker's acknowledgement only.
+        case .deskClose, .deskResult, .deskNotice, .escalationReceived, .heartbeat,
             .fix, .contactsAdd, .contactsRemove, .owntracks, .accountCommand, .accountResult, .accountErase,
             .accountErased, .incident, .ladder, .acknowledgementRequest, .acknowledgementResult, .gatewayReceipt,
             .circleCommand, .member, .arrival:

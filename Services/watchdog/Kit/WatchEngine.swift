@@ -78,6 +78,21 @@ public struct WatchEngine: Sendable {
         if wasEmpty, !replaced { heap.rebuild(entries) } else { rebuildHeap() }
     }
 
+    /// Credits a silence of the broker to every watch (``ClockCredit``): every deadline moves on
+    /// by `seconds`. Returns the watches, all changed, for the shell to write.
+    public mutating func credit(_ seconds: Double) -> [Watch] {
+        var moved: [Watch] = []
+        moved.reserveCapacity(slots.count)
+        slots.modifyAll { slot in
+            slot.watch = ClockCredit.moved(slot.watch, by: seconds)
+            slot.wake = machine.nextWake(slot.watch)
+            slot.generation &+= 1
+            moved.append(slot.watch)
+        }
+        rebuildHeap()
+        return moved
+    }
+
     /// Forgets a walker: its watch and its deadline (the heap entry goes stale and never fires).
     public mutating func remove(_ walker: WalkerID) {
         slots.removeValue(forKey: walker)
@@ -103,9 +118,12 @@ public struct WatchEngine: Sendable {
     }
 
     /// Steps every walker whose deadline is at or before `now`, earliest first, at most `limit`.
-    public mutating func fireDue(now: EpochSeconds, limit: Int = .max) -> [WatchStep] {
+    /// `upTo` (at most `now`) holds later deadlines back (``BrokerLink``): the walkers whose
+    /// deadline it reaches are stepped at `now`.
+    public mutating func fireDue(now: EpochSeconds, upTo: EpochSeconds? = nil, limit: Int = .max) -> [WatchStep] {
+        let bound = min(now, upTo ?? now)
         var steps: [WatchStep] = []
-        while steps.count < limit, let top = heap.top, top.at <= now {
+        while steps.count < limit, let top = heap.top, top.at <= bound {
             heap.pop()
             guard let slot = slots[top.walker], slot.generation == top.generation else { continue }
             slots.modify(top.walker) { $0.wake = nil }

@@ -69,6 +69,11 @@ struct WatchSlots<Slot> {
         keys.removeLast()
     }
 
+    /// Changes every slot in place, in storage order.
+    mutating func modifyAll(_ body: (inout Slot) -> Void) {
+        for position in slots.indices { body(&slots[position]) }
+    }
+
     /// `transform` of each walker and slot, nils left out, in storage order.
     func compactMap<T>(_ transform: (WalkerID, Slot) throws -> T?) rethrows -> [T] {
         var result: [T] = []

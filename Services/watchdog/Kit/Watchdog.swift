@@ -19,7 +19,8 @@ public enum Watchdog {
         let options = WatchdogService.Options(
             prefix: configuration.topicPrefix, thresholds: configuration.thresholds,
             maxPayloadBytes: settings.maxPayloadBytes, walkStallAfter: settings.walkStallAfter,
-            positionWriteDelay: settings.positionWriteDelay, receiptWait: settings.receiptWait)
+            positionWriteDelay: settings.positionWriteDelay, receiptWait: settings.receiptWait,
+            brokerLink: settings.brokerCutAfter > 0 ? BrokerLink.Settings(cutAfter: settings.brokerCutAfter) : nil)
         let service = WatchdogService(
             bus: context.bus, store: WatchStore(database: database), clock: clock,
             options: options, reporter: reporter, logger: context.logger)

@@ -28,11 +28,15 @@ public final class WatchdogService: Service, Sendable {
         /// long after its PUBACK is published again (``EscalationReceipts``). nil (the default
         /// here, for tests and benchmarks without a notifier) waits for no receipt.
         public var receiptWait: Double?
+        /// `SAFEWALK_BROKER_CUT_AFTER`: the safety clocks stop while the broker is silent
+        /// (``BrokerLink``). nil (the default here, for tests that move a manual clock with no
+        /// broker to hear from) lets them run whatever the link does.
+        public var brokerLink: BrokerLink.Settings?
 
         public init(
             prefix: String, thresholds: SafetyThresholds, maxPayloadBytes: Int = 16 * 1024,
             pinHasher: PINHasher = PINHasher(), walkStallAfter: Double = WatchMachine.defaultWalkStallAfter,
-            positionWriteDelay: Double = 0, receiptWait: Double? = nil
+            positionWriteDelay: Double = 0, receiptWait: Double? = nil, brokerLink: BrokerLink.Settings? = nil
         ) {
             self.prefix = prefix
             self.thresholds = thresholds
@@ -41,20 +45,24 @@ public final class WatchdogService: Service, Sendable {
             self.walkStallAfter = walkStallAfter
             self.positionWriteDelay = positionWriteDelay
             self.receiptWait = receiptWait
+            self.brokerLink = brokerLink
         }
     }
 
     let bus: any MessageBus
     private let store: WatchStore
-    private let clock: any WatchClock
+    let clock: any WatchClock
     let options: Options
     private let reporter: RejectionReporter
     let logger: Logger
     public let publisher: OutboxPublisher
     private let receipts: ReceiptWatcher?
-    private let inbox = WorkQueue<WatchInput>()
+    let inbox = WorkQueue<WatchInput>()
     private let ready = WorkQueue<Bool>()
     private let subscriptions = Mutex<[MQTTSubscription]?>(nil)
+    /// When the broker acknowledged the heartbeat (``beat(_:)``) since the loop last read them,
+    /// in order, for its ``BrokerLink``.
+    let heartbeatAcknowledgements = Mutex<[EpochSeconds]>([])
 
     public init(
         bus: any MessageBus, store: WatchStore, clock: any WatchClock, options: Options,
@@ -144,6 +152,8 @@ public final class WatchdogService: Service, Sendable {
                 if let receipts { group.addTask { try await receipts.run(republishingThrough: self.publisher) } }
                 let checkpoints = Task { [clock, logger] in await checkpointer.run(clock: clock, logger: logger) }
                 defer { checkpoints.cancel() }
+                let heartbeat = options.brokerLink.map { settings in Task { await self.beat(settings) } }
+                defer { heartbeat?.cancel() }
                 for subscription in subscriptions {
                     group.addTask {
                         for await batch in subscription.batches {
@@ -170,6 +180,9 @@ public final class WatchdogService: Service, Sendable {
         let composer = OutboxComposer(prefix: options.prefix)
         let pinChecker = PINChecker(hasher: options.pinHasher)
         let batchTimer = Metrics.Timer(label: "safewalk_watchdog_batch_seconds")
+        var link = options.brokerLink.map { BrokerLink(settings: $0, heardAt: clock.now()) }
+        let brokerSilences = Counter(label: "safewalk_watchdog_broker_silences_credited_total")
+        var holding = false
         // Deadlines that passed while the watchdog was down are due now: the first pass fires them.
         inbox.poke()
         // Watches a failed commit could not write (disk full): written with the next commit.
@@ -196,6 +209,21 @@ public final class WatchdogService: Service, Sendable {
                 var changed: [WalkerID: Watch] = [:]
                 var outbox: [OutboxItem] = []
                 var rejections: [InputRejection] = []
+                if var known = link {
+                    let acknowledged = heartbeatAcknowledgements.withLock { acks in
+                        defer { acks.removeAll(keepingCapacity: true) }
+                        return acks
+                    }
+                    for silence in known.heard(inOrder: acknowledged + (messages.isEmpty ? [] : [now])) {
+                        let moved = engine.credit(silence)
+                        for watch in moved { changed[watch.walker] = watch }
+                        logger.warning(
+                            "the broker was silent: every safety clock moved on by the silence",
+                            metadata: ["silence": "\(silence)", "watches": "\(moved.count)"])
+                        brokerSilences.increment()
+                    }
+                    link = known
+                }
                 func record(_ walker: WalkerID, _ step: WatchStep) {
                     if step.canWait {
                         positions.wait(walker, now: now)
@@ -236,7 +264,7 @@ public final class WatchdogService: Service, Sendable {
                         rejections.append(error)
                     }
                 }
-                for step in engine.fireDue(now: now) { record(step.watch.walker, step) }
+                for step in engine.fireDue(now: now, upTo: link?.firesUpTo(now)) { record(step.watch.walker, step) }
                 for walker in positions.takeDue(now: now) where changed[walker] == nil {
                     changed[walker] = engine.watch(for: walker)
                 }
@@ -259,11 +287,24 @@ public final class WatchdogService: Service, Sendable {
                 let took = (ContinuousClock.now - started).components
                 batchTimer.recordNanoseconds(took.seconds * 1_000_000_000 + took.attoseconds / 1_000_000_000)
             }
+            let now = clock.now()
             var next = engine.nextDeadline()
+            // A deadline due while the broker has not been heard from since waits until it is:
+            // the heartbeat's acknowledgement pokes the loop, and the alarm looks again in a second.
+            let held = next.map { $0 <= now && $0 > (link?.firesUpTo(now) ?? now) } ?? false
+            if held {
+                next = now + 1
+                if !holding {
+                    logger.warning(
+                        "the broker is silent: deadlines held until it is heard from again",
+                        metadata: ["since": "\(link?.heardAt ?? now)"])
+                }
+            }
+            holding = held
             // A failed commit is retried within a second even if nothing else happens.
-            if !unsaved.isEmpty || !unsavedAnswers.isEmpty { next = min(next ?? .infinity, clock.now() + 1) }
+            if !unsaved.isEmpty || !unsavedAnswers.isEmpty { next = min(next ?? .infinity, now + 1) }
             if let due = positions.dueAt() { next = min(next ?? .infinity, due) }
-            if let next, next <= clock.now() { inbox.poke() } else { alarm.arm(next) }
+            if let next, next <= now { inbox.poke() } else { alarm.arm(next) }
         }
         await writeWaitingPositions(&positions, engine: engine, unsaved: unsaved)
     }

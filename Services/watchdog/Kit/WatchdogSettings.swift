@@ -18,17 +18,22 @@ public struct WatchdogSettings: Sendable {
     /// not receipted this long after the broker acknowledged it is published again, then after
     /// twice as long each time up to 120 s (``EscalationReceipts``).
     public var receiptWait: Double
+    /// `SAFEWALK_BROKER_CUT_AFTER` (seconds, default 5; 0 turns it off): a silence of the broker
+    /// longer than this stops every safety clock for its length, and deadlines wait while the
+    /// broker is silent (``BrokerLink``).
+    public var brokerCutAfter: Double
 
     public init(
         maxPayloadBytes: Int = 16 * 1024, databaseFile: String = "watchdog.sqlite",
         walkStallAfter: Double = WatchMachine.defaultWalkStallAfter, positionWriteDelay: Double = 10,
-        receiptWait: Double = 5
+        receiptWait: Double = 5, brokerCutAfter: Double = 5
     ) {
         self.maxPayloadBytes = maxPayloadBytes
         self.databaseFile = databaseFile
         self.walkStallAfter = walkStallAfter
         self.positionWriteDelay = positionWriteDelay
         self.receiptWait = receiptWait
+        self.brokerCutAfter = brokerCutAfter
     }
 
     public init(environment env: EnvironmentReader) throws(ConfigurationError) {
@@ -37,6 +42,7 @@ public struct WatchdogSettings: Sendable {
             databaseFile: env.string("SAFEWALK_WATCHDOG_DB_FILE", default: "watchdog.sqlite"),
             walkStallAfter: try env.seconds("SAFEWALK_WALK_STALL_AFTER", default: WatchMachine.defaultWalkStallAfter),
             positionWriteDelay: try env.secondsOrZero("SAFEWALK_POSITION_WRITE_DELAY", default: 10),
-            receiptWait: try env.seconds("SAFEWALK_ESCALATION_RECEIPT_WAIT", default: 5))
+            receiptWait: try env.seconds("SAFEWALK_ESCALATION_RECEIPT_WAIT", default: 5),
+            brokerCutAfter: try env.secondsOrZero("SAFEWALK_BROKER_CUT_AFTER", default: 5))
     }
 }

@@ -101,6 +101,8 @@ extension Topic {
     public static func serviceStatus(_ service: ServiceName) -> Topic {
         Topic(fitting: .serviceStatus, .service(service))
     }
+    /// `_heartbeat/{service}`: the service's word to the broker, for its acknowledgement only.
+    public static func heartbeat(_ service: ServiceName) -> Topic { Topic(fitting: .heartbeat, .service(service)) }
     public static let accountCommand = Topic(fitting: .accountCommand, .system)
     public static let accountResult = Topic(fitting: .accountResult, .system)
     public static func accountErase(_ service: ServiceName) -> Topic {

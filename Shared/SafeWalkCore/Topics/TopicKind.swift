@@ -57,6 +57,9 @@ extension Topic {
         /// `{prefix}/_escalations/received/{w}`: the notifier's ``EscalationReceipt``, published
         /// once an escalation is in its ledger; until then the watchdog publishes it again.
         case escalationReceived
+        /// `{prefix}/_heartbeat/{service}`: a QoS 1 `online` a service publishes only to hear from
+        /// the broker (its acknowledgement); nobody reads it. The watchdog's ``BrokerLink``.
+        case heartbeat
 
         /// What a topic of a kind is about, which decides where its ``path`` goes.
         public enum Scope: Hashable, Sendable {
@@ -103,6 +106,7 @@ extension Topic {
             case .deskResult: (.system, "_desk/result")
             case .deskNotice: (.walker, "desk")
             case .escalationReceived: (.servicesAboutWalker, "_escalations/received")
+            case .heartbeat: (.service, "_heartbeat")
             default: (.walker, rawValue)
             }
         }
