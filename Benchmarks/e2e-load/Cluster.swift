@@ -24,8 +24,8 @@ actor Cluster {
     let broker: MosquittoBroker?
     /// The NATS nodes; nil on Mosquitto.
     let nats: NATSNodes?
-    /// The MQTT port of each broker node (one for Mosquitto).
-    nonisolated let ports: [Int]
+    /// Each broker node's MQTT listener (one for Mosquitto).
+    nonisolated let nodes: [MQTTNode]
     let gateway: FakeSMSGateway
     let root: URL
     let environment: [String: String]
@@ -40,14 +40,16 @@ actor Cluster {
     /// and fault runs, QEMU's instruction counter in the cost run (``InstructionCounter``).
     nonisolated let launcher: @Sendable (String) -> [String]
 
+    /// `isolatedNodes`: on NATS, each node in a network namespace of its own (``NodeNetwork``), so
+    /// that a case can partition one.
     init(
-        thresholds: Thresholds, tmpfsFor: ServiceName? = nil, onNATS: Bool = false,
+        thresholds: Thresholds, tmpfsFor: ServiceName? = nil, onNATS: Bool = false, isolatedNodes: Bool = false,
         launcher: @escaping @Sendable (String) -> [String] = { _ in [] }
     ) async throws {
         self.launcher = launcher
         if onNATS {
-            let nats = try await NATSNodes()
-            (broker, self.nats, ports) = (nil, nats, nats.mqttPorts)
+            let nats = try await NATSNodes(isolated: isolatedNodes)
+            (broker, self.nats, nodes) = (nil, nats, nats.mqtt)
             root = nats.directory.appendingPathComponent("services")
         } else {
             let broker = try await MosquittoBroker.startRetryingPort {
@@ -56,7 +58,7 @@ actor Cluster {
                 }
             }
             if let pid = await broker.pid { Cleanup.register(pid) }
-            (self.broker, nats, ports) = (broker, nil, [broker.port])
+            (self.broker, nats, nodes) = (broker, nil, [MQTTNode(host: "127.0.0.1", port: broker.port)])
             root = broker.directory.appendingPathComponent("services")
         }
         gateway = try await FakeSMSGateway()
@@ -113,8 +115,9 @@ actor Cluster {
         env["SAFEWALK_MQTT_CLIENT_ID"] = "load-\(service)"
         env["SAFEWALK_DATA_DIR"] = databaseDirectory(service).path
         if nats != nil {
-            let (port, failover) = endpoint(home: Self.homeNode(service))
-            env["SAFEWALK_MQTT_PORT"] = "\(port)"
+            let (node, failover) = endpoint(home: Self.homeNode(service))
+            env["SAFEWALK_MQTT_HOST"] = node.host
+            env["SAFEWALK_MQTT_PORT"] = "\(node.port)"
             env["SAFEWALK_MQTT_FAILOVER"] = failover.map(\.description).joined(separator: ",")
         }
         return env
@@ -147,10 +150,43 @@ actor Cluster {
         try await nats.waitReady(node)
     }
 
+    /// Cuts NATS node `node` off from everything (the other nodes, the services, the phones) for
+    /// `seconds`, then heals it and waits until it acknowledges a QoS 1 publish again. Throws,
+    /// failing the run, if the node could still be reached once cut, or if a service at home on
+    /// it was still there when the cut healed: then the case did not test what it says.
+    func partitionNode(_ node: Int, seconds: Double) async throws {
+        guard let nats, let network = nats.network else {
+            throw HarnessError.processFailed("a partition needs the NATS nodes in their own namespaces")
+        }
+        let homed = Self.services.filter { Self.homeNode($0) == node }
+        let movesBefore = homed.map { Self.moves(in: logs($0)) }
+        let cut = epochNow()
+        try network.partition(node)
+        // A TCP connect with a time limit: libmosquitto's own connect would wait minutes on a
+        // node that drops the SYN.
+        if NodeProbe.accepts(nats.mqtt[node], within: 2) {
+            throw HarnessError.processFailed("NATS node \(node) still accepted a connection once cut off")
+        }
+        try await Task.sleep(for: .seconds(max(0, cut + seconds - epochNow())))
+        let stayed = homed.indices.filter { Self.moves(in: logs(homed[$0])) == movesBefore[$0] }.map { homed[$0] }
+        try network.heal(node)
+        say("node \(node) healed; \(homed.map(\.rawValue).joined(separator: ", ")) had moved: \(stayed.isEmpty)")
+        try await nats.waitReady(node)
+        guard stayed.isEmpty else {
+            throw HarnessError.processFailed(
+                "\(stayed.map(\.rawValue).joined(separator: ", ")) never left node \(node) while it was cut off")
+        }
+    }
+
+    /// How many times a service's log says it moved to another broker node.
+    static func moves(in log: String) -> Int {
+        log.components(separatedBy: "moving to another broker node").count - 1
+    }
+
     /// Where a client at home on `node` connects: that node, then the others.
-    nonisolated func endpoint(home node: Int) -> (port: Int, failover: [MQTTNode]) {
-        let home = node % ports.count
-        return (ports[home], ports.indices.filter { $0 != home }.map { MQTTNode(host: "127.0.0.1", port: ports[$0]) })
+    nonisolated func endpoint(home node: Int) -> (node: MQTTNode, failover: [MQTTNode]) {
+        let home = node % nodes.count
+        return (nodes[home], nodes.indices.filter { $0 != home }.map { nodes[$0] })
     }
 
     /// A second instance of `service` on the same data directory and client id, waiting on its

@@ -41,10 +41,10 @@ enum CostRun {
         let counter = try InstructionCounter(directory: directory)
         defer { try? FileManager.default.removeItem(at: directory) }
         let cluster = try await Cluster(thresholds: plan.thresholds, launcher: counter.launcher)
-        let port = cluster.ports[0]
+        let port = cluster.nodes[0].port
         say("broker 127.0.0.1:\(port) and the five services under QEMU's instruction counter (\(directory.path))")
         // A clean session that leaves before the mix: the broker queues nothing for it afterwards.
-        let observer = try await Observer(port: port, logger: logger, persistent: false)
+        let observer = try await Observer(node: cluster.nodes[0], logger: logger, persistent: false)
         let fleet = try await Fleet(plan: plan, endpoint: cluster.endpoint(home:), logger: logger)
         let started = epochNow()
         try await cluster.startAll()

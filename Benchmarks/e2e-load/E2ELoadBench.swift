@@ -10,6 +10,7 @@ import Logging
 ///   swift run -c release e2e-load-bench faults [--only kill-watchdog] [--walkers 600]
 ///   swift run -c release e2e-load-bench faults --quick          (CI: exits 1 on any loss/duplicate)
 ///   swift run -c release e2e-load-bench faults --quick --cluster (CI: the same on three NATS nodes)
+///   swift run -c release e2e-load-bench faults --quick --only cluster-partition (CI, as root)
 ///   swift run -c release e2e-load-bench cost [--walkers 100]   (instructions per fix, callgrind)
 /// Results and the exact commands used: RESULTS.md beside this file. An unknown or misspelt option
 /// is an error (exit 64), never a silent default.
@@ -33,14 +34,24 @@ struct LoadOptions: ParsableArguments {
     @Option(help: "Walkers who go silent (default: a tenth).") var silent: Int?
     @Option(help: "MQTT connections the simulated phones share.") var connections = 20
     @Option(help: "Seconds after the window for due deliveries to arrive.") var drain: Double = 60
+    @Option(
+        name: .customLong("fix-qos"),
+        help: "QoS of the phones' fixes: 1 (the contract's), or 0 to measure what QoS 1 costs the broker.")
+    var fixQoS = 1
+
+    func validate() throws {
+        guard fixQoS == 0 || fixQoS == 1 else { throw ValidationError("--fix-qos is 0 or 1") }
+    }
 
     func plan(walkers: Int, window: Double) -> LoadPlan {
         let thresholds = Thresholds(checkIn: checkIn, noReply: noReply, noMovement: noMovement)
         let latest = max(thresholds.checkIn, thresholds.noReply)
-        return LoadPlan(
+        var plan = LoadPlan(
             walkers: walkers, silent: silent ?? walkers / 10, connections: connections,
             ramp: thresholds.checkIn, window: window, silenceStart: 10,
             silenceSpan: max(1, window - latest - 20), drain: drain, thresholds: thresholds)
+        plan.fixQoS = fixQoS == 0 ? .atMostOnce : .atLeastOnce
+        return plan
     }
 }
 
@@ -75,6 +86,11 @@ extension E2ELoadBench {
         @Option(help: "Measured window (s).") var window: Double = 90
         @Option(help: "Seconds of the plain-subscriber baseline.") var baseline: Double = 15
         @Option(help: "Messages in the raw burst baseline.") var burst = 50_000
+        @Flag(
+            help:
+                "On three NATS nodes (docs/SCALING.md) instead of one Mosquitto; no raw baseline, which reads Mosquitto's $SYS counters."
+        )
+        var cluster = false
         @OptionGroup var load: LoadOptions
 
         static func counts(_ text: String) throws -> [Int] {
@@ -88,9 +104,9 @@ extension E2ELoadBench {
             Cleanup.install()
             var lines: [String] = []
             for walkers in walkers {
+                let plan = load.plan(walkers: walkers, window: window)
                 let raw = try await LoadRun.execute(
-                    plan: load.plan(walkers: walkers, window: window),
-                    baseline: (baseline, burst))
+                    plan: cluster ? plan.forNATS : plan, baseline: cluster ? nil : (baseline, burst), onNATS: cluster)
                 let e = Evaluation(raw)
                 Report.main(raw, e)
                 lines.append(Self.row(walkers: walkers, raw, e))
@@ -167,7 +183,7 @@ extension Faults {
             return (
                 names,
                 Faults.all(window: 90).filter { names.contains($0.name) }
-                    + [Faults.quick, Faults.clusterQuick].filter { names.contains($0.name) }
+                    + Faults.shortCases.filter { names.contains($0.name) }
             )
         }
 
@@ -199,7 +215,10 @@ extension Faults {
     }
 
     /// Every case name `--only` accepts.
-    static var names: Set<String> { Set(all(window: 90).map(\.name) + [quick.name, clusterQuick.name]) }
+    static var names: Set<String> { Set((all(window: 90) + shortCases).map(\.name)) }
+
+    /// The cases on the `--quick` plan, each also run by name.
+    static var shortCases: [Case] { [quick, clusterQuick, clusterPartition] }
 }
 
 extension E2ELoadBench {

@@ -20,6 +20,10 @@ struct Evaluation: Sendable {
     var deliveredExactlyOnce = 0
     /// Distinct escalation ids seen, for every walker.
     var escalationIDs = 0
+    /// Escalations the observer knows only from the walker's alert, which carries the
+    /// escalation's id: its copy of `{w}/escalation` never reached the observer's session (the
+    /// NATS cluster lost one after a partition healed). Printed; the escalation still counts.
+    var knownOnlyFromAlert = 0
     var smsExpected = 0
     var smsDelivered = 0
     var smsMissing = 0
@@ -42,8 +46,12 @@ struct Evaluation: Sendable {
     var ingestedPerSecond = 0.0
     var offeredPerSecond = 0.0
 
+    /// Fault steps that failed (``LoadRun/Raw/faultsFailed``): the run did not test its case.
+    var faultsFailed: [String] = []
+
     var clean: Bool {
-        missed == 0 && duplicated == 0 && alertMissing == 0 && alertDuplicated == 0 && smsMissing == 0
+        faultsFailed.isEmpty && missed == 0 && duplicated == 0 && alertMissing == 0 && alertDuplicated == 0
+            && smsMissing == 0
             && smsDuplicated <= smsResentAfterCrash && fixesLost == 0
     }
 
@@ -54,9 +62,12 @@ struct Evaluation: Sendable {
         let plan = raw.plan
         let r = raw.observed
         let resent = Dictionary(grouping: raw.smsResentAfterCrash, by: { $0 }).mapValues(\.count)
+        faultsFailed = raw.faultsFailed
         for n in 0..<plan.walkers {
             let silent = plan.silenceOffset(of: n) != nil
-            let ids = Set((r.escalations[n] ?? []).map(\.id))
+            let seen = Set((r.escalations[n] ?? []).map(\.id))
+            let ids = Self.escalationIDs(seen: seen, alerts: (r.alerts[n] ?? []).map(\.id))
+            knownOnlyFromAlert += ids.count - seen.count
             if silent { due += 1 }
             escalationIDs += ids.count
             if silent, ids.isEmpty { missed += 1 }
@@ -111,6 +122,12 @@ struct Evaluation: Sendable {
         let window = raw.windowEnd.at - raw.windowStart.at
         ingestedPerSecond = Double(raw.windowEnd.stored - raw.windowStart.stored) / window
         offeredPerSecond = Double(raw.windowEnd.acked - raw.windowStart.acked) / window
+    }
+
+    /// A walker's escalations: the ids seen on `{w}/escalation`, and those of the alerts, each of
+    /// which the notifier made from an escalation it received.
+    static func escalationIDs(seen: Set<String>, alerts: [String?]) -> Set<String> {
+        seen.union(alerts.compactMap { $0 })
     }
 
     /// Alerts as the device shows them: one per escalation id; each alert without an id counts.

@@ -11,6 +11,8 @@ enum Faults {
         var tmpfsFor: ServiceName? = nil
         /// On three NATS nodes instead of one Mosquitto (docs/SCALING.md).
         var onNATS = false
+        /// Each NATS node in a network namespace of its own, for ``partition(_:at:seconds:)``.
+        var isolatedNodes = false
         /// Services started with a standby on the same data directory (``failOver(_:at:)``).
         var standbys: [ServiceName] = []
         var steps: [FaultStep]
@@ -23,6 +25,15 @@ enum Faults {
             offset: offset, name: "SIGKILL NATS node 0 (watchdog's and notifier's), back after \(Int(down)) s"
         ) { cluster in
             try await cluster.killNode(0, down: down)
+        }
+    }
+
+    /// A network partition of NATS node `node` (every packet in and out dropped, silently) for
+    /// `seconds`: the clients connected to it learn only from their keep-alive (services 30 s,
+    /// phones 20 s), then move to another node; the other two keep the JetStream quorum.
+    static func partition(_ node: Int, at offset: Double, seconds: Double) -> FaultStep {
+        FaultStep(offset: offset, name: "network partition of NATS node \(node) for \(Int(seconds)) s") { cluster in
+            try await cluster.partitionNode(node, seconds: seconds)
         }
     }
 
@@ -102,6 +113,8 @@ enum Faults {
             Case(name: "disk-full-watchdog", tmpfsFor: .watchdog, steps: [diskFull(.watchdog, at: at, seconds: 30)]),
             // With `forNATS` silences fall due from ~43 s to ~103 s: 60 s is in the middle of them.
             Case(name: "nats-node-kill", onNATS: true, steps: [nodeKill(at: 60, down: 10)]),
+            Case(
+                name: "nats-partition", onNATS: true, isolatedNodes: true, steps: [partition(0, at: 50, seconds: 60)]),
         ]
     }
 
@@ -117,6 +130,11 @@ enum Faults {
         name: "cluster-quick", onNATS: true, standbys: [.watchdog, .notifier],
         steps: [nodeKill(at: 30, down: 8), failOver(.watchdog, at: 45), failOver(.notifier, at: 51)])
 
+    /// The partition on the CI plan (`--quick --only cluster-partition`): node 0, where the
+    /// watchdog and the notifier are at home, cut off from 25 s to 70 s, while silences fall due.
+    static let clusterPartition = Case(
+        name: "cluster-partition", onNATS: true, isolatedNodes: true, steps: [partition(0, at: 25, seconds: 45)])
+
     struct Row: Sendable {
         var name: String
         var evaluation: Evaluation
@@ -128,6 +146,7 @@ enum Faults {
             say("===== fault case \(c.name): \(c.steps.map(\.name).joined(separator: "; "))")
             let raw = try await LoadRun.execute(
                 plan: c.onNATS ? plan.forNATS : plan, baseline: nil, tmpfsFor: c.tmpfsFor, onNATS: c.onNATS,
+                isolatedNodes: c.isolatedNodes,
                 standbys: c.standbys, faults: c.steps)
             let e = Evaluation(raw)
             Report.main(raw, e)

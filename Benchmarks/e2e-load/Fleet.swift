@@ -33,26 +33,26 @@ final class Fleet: Sendable {
     /// Connection c is at home on node c of `endpoint` (one node for Mosquitto), the reader on
     /// node 1, each with the other nodes to fail over to.
     init(
-        plan: LoadPlan, endpoint: (_ home: Int) -> (port: Int, failover: [MQTTNode]), logger: Logger
+        plan: LoadPlan, endpoint: (_ home: Int) -> (node: MQTTNode, failover: [MQTTNode]), logger: Logger
     ) async throws {
         self.plan = plan
         var clients: [MQTTClient] = []
         for c in 0..<plan.connections {
-            let (port, failover) = endpoint(c)
+            let (node, failover) = endpoint(c)
             let client = try MQTTClient(
                 configuration: MQTTConfiguration(
-                    port: port, clientID: "load-phones-\(c)", cleanSession: false, keepAliveSeconds: 20,
-                    reconnectDelayMax: 2, failover: failover),
+                    host: node.host, port: node.port, clientID: "load-phones-\(c)", cleanSession: false,
+                    keepAliveSeconds: 20, reconnectDelayMax: 2, failover: failover),
                 logger: logger)
             try await client.connect()
             clients.append(client)
         }
         self.clients = clients
-        let (port, failover) = endpoint(1)
+        let (node, failover) = endpoint(1)
         reader = try MQTTClient(
             configuration: MQTTConfiguration(
-                port: port, clientID: "load-phones-reader", cleanSession: false, keepAliveSeconds: 20,
-                reconnectDelayMax: 2, failover: failover),
+                host: node.host, port: node.port, clientID: "load-phones-reader", cleanSession: false,
+                keepAliveSeconds: 20, reconnectDelayMax: 2, failover: failover),
             logger: logger)
         try await reader.connect()
         walkers = Mutex(Array(repeating: Walker(startAt: 0, nextFix: 0), count: plan.walkers))
@@ -160,17 +160,15 @@ final class Fleet: Sendable {
         case .fix(let n, let lat, let tst):
             let lon = -97.0 - Double(n) * 0.001
             let payload = Data(String(format: #"{"v":1,"lat":%.6f,"lon":%.6f,"tst":%.3f,"acc":3}"#, lat, lon, tst).utf8)
-            if await send(n, "fix", payload) { acked.withLock { $0[n] += 1 } }
+            if await send(n, "fix", payload, qos: plan.fixQoS) { acked.withLock { $0[n] += 1 } }
         }
     }
 
     @discardableResult
-    private func send(_ n: Int, _ channel: String, _ payload: Data) async -> Bool {
+    private func send(_ n: Int, _ channel: String, _ payload: Data, qos: QoS = .atLeastOnce) async -> Bool {
         do {
             try await client(for: n).publish(
-                MQTTMessage(
-                    topic: "safewalk/\(LoadPlan.walkerID(n))/\(channel)",
-                    payload: payload, qos: .atLeastOnce))
+                MQTTMessage(topic: "safewalk/\(LoadPlan.walkerID(n))/\(channel)", payload: payload, qos: qos))
             return true
         } catch {
             publishFailures.add(1, ordering: .relaxed)

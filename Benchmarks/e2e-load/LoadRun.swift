@@ -40,6 +40,10 @@ enum LoadRun {
         /// "resending after an interrupted attempt", `channel=sms-http`): the documented window
         /// where a text can go twice (docs/services/notifier.md), one per line.
         var smsResentAfterCrash: [String] = []
+        /// Fault steps that could not do what they say (a standby that never took over, a node
+        /// still reachable once cut off), each with why: such a run tested something else, and
+        /// fails.
+        var faultsFailed: [String] = []
     }
 
     /// The escalation id of each of the notifier's "resending after an interrupted attempt" lines
@@ -57,18 +61,20 @@ enum LoadRun {
 
     static func execute(
         plan: LoadPlan, baseline: (seconds: Double, burst: Int)?, tmpfsFor: ServiceName? = nil,
-        onNATS: Bool = false, standbys: [ServiceName] = [], faults: [FaultStep] = []
+        onNATS: Bool = false, isolatedNodes: Bool = false, standbys: [ServiceName] = [],
+        faults: [FaultStep] = []
     ) async throws -> Raw {
         var logger = Logger(label: "e2e-load")
         logger.logLevel = .error
-        let cluster = try await Cluster(thresholds: plan.thresholds, tmpfsFor: tmpfsFor, onNATS: onNATS)
-        let port = cluster.ports[0]
+        let cluster = try await Cluster(
+            thresholds: plan.thresholds, tmpfsFor: tmpfsFor, onNATS: onNATS, isolatedNodes: isolatedNodes)
+        let port = cluster.nodes[0].port
         say(
-            "broker 127.0.0.1:\(cluster.ports.map(String.init).joined(separator: ",")), fake SMS gateway :\(cluster.gateway.port), data in \(cluster.root.path)"
+            "broker \(cluster.nodes.map(\.description).joined(separator: ",")), fake SMS gateway :\(cluster.gateway.port), data in \(cluster.root.path)"
         )
         // On NATS the observer watches from node 2, which no case kills (it can still move).
-        let (observerPort, observerFailover) = cluster.endpoint(home: 2)
-        let observer = try await Observer(port: observerPort, failover: observerFailover, logger: logger)
+        let (observerNode, observerFailover) = cluster.endpoint(home: 2)
+        let observer = try await Observer(node: observerNode, failover: observerFailover, logger: logger)
         let fleet = try await Fleet(plan: plan, endpoint: cluster.endpoint(home:), logger: logger)
         var baselineResult: BaselineResult?
         if let baseline, let brokerPID = await cluster.broker?.pid {
@@ -131,7 +137,12 @@ enum LoadRun {
                 await sleep(untilEpoch: w0 + step.offset)
                 say("FAULT \(step.name)")
                 faultsAt.add(step.name, epochNow())
-                do { try await step.action(cluster) } catch { say("fault \(step.name) failed: \(error)") }
+                do {
+                    try await step.action(cluster)
+                } catch {
+                    say("fault \(step.name) failed: \(error)")
+                    faultsAt.failed("\(step.name): \(error)")
+                }
             }
         }
         say(
@@ -179,7 +190,7 @@ enum LoadRun {
             storedPerWalker: stored, lastFixTst: (0..<plan.walkers).map { fleet.lastFixTst($0) },
             publishFailures: fleet.failures, replies: fleet.replies.load(ordering: .relaxed),
             benchCPU: (b.cpu["bench"] ?? 0) - (a.cpu["bench"] ?? 0), faultsAt: faultsAt.all,
-            smsResentAfterCrash: smsResent)
+            smsResentAfterCrash: smsResent, faultsFailed: faultsAt.failures)
         await fleet.shutdown()
         await observer.shutdown()
         let keep = ProcessInfo.processInfo.environment["E2E_KEEP"] != nil
@@ -228,6 +239,9 @@ enum LoadRun {
 
 final class FaultTimes: Sendable {
     private let values = Synchronization.Mutex<[(String, Double)]>([])
+    private let failedSteps = Synchronization.Mutex<[String]>([])
     func add(_ name: String, _ at: Double) { values.withLock { $0.append((name, at)) } }
+    func failed(_ why: String) { failedSteps.withLock { $0.append(why) } }
     var all: [(String, Double)] { values.withLock { $0 } }
+    var failures: [String] { failedSteps.withLock { $0 } }
 }

@@ -5,22 +5,32 @@ import TestSupport
 
 /// Three NATS nodes with JetStream and MQTT on loopback, routed into one cluster: the engine
 /// docs/SCALING.md chose, started as `scripts/lib/nats-cluster.sh` starts it, for the fault
-/// cases that kill a broker node under load.
+/// cases that kill a broker node under load. With `isolated`, each node runs in a network
+/// namespace of its own (``NodeNetwork``), so that one can be partitioned from the rest.
 actor NATSNodes {
     static let count = 3
 
     nonisolated let directory: URL
-    /// Each node's MQTT port, node 0 first.
-    nonisolated let mqttPorts: [Int]
+    /// Each node's MQTT listener, node 0 first.
+    nonisolated let mqtt: [MQTTNode]
+    /// The nodes' own network, when they are isolated.
+    nonisolated let network: NodeNetwork?
+    /// Each node's address: loopback, or its namespace's.
+    private nonisolated let hosts: [String]
     private nonisolated let clientPorts: [Int]
     private nonisolated let routePorts: [Int]
     private var processes: [Int: ChildProcess] = [:]
 
-    init() async throws {
+    init(isolated: Bool = false) async throws {
+        try NATSVersion.require(Self.executable)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "safewalk-nats-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        mqttPorts = try (0..<Self.count).map { _ in try Loopback.freePort() }
+        network = isolated ? try NodeNetwork(nodes: Self.count) : nil
+        let hosts = network?.hosts ?? Array(repeating: "127.0.0.1", count: Self.count)
+        self.hosts = hosts
+        let mqttPorts = try (0..<Self.count).map { _ in try Loopback.freePort() }
+        mqtt = (0..<Self.count).map { MQTTNode(host: hosts[$0], port: mqttPorts[$0]) }
         clientPorts = try (0..<Self.count).map { _ in try Loopback.freePort() }
         routePorts = try (0..<Self.count).map { _ in try Loopback.freePort() }
         for node in 0..<Self.count {
@@ -35,15 +45,15 @@ actor NATSNodes {
     private nonisolated func config(_ node: Int) -> String {
         """
         server_name: n\(node)
-        listen: 127.0.0.1:\(clientPorts[node])
+        listen: \(hosts[node]):\(clientPorts[node])
         jetstream { store_dir: "\(directory.path)/js\(node)" }
         cluster {
           name: safewalk
-          listen: 127.0.0.1:\(routePorts[node])
-          routes: [\(routePorts.map { "nats-route://127.0.0.1:\($0)" }.joined(separator: ", "))]
+          listen: \(hosts[node]):\(routePorts[node])
+          routes: [\(routePorts.indices.map { "nats-route://\(hosts[$0]):\(routePorts[$0])" }.joined(separator: ", "))]
         }
         mqtt {
-          listen: 127.0.0.1:\(mqttPorts[node])
+          listen: \(mqtt[node].host):\(mqtt[node].port)
           # A QoS 1 message sent to a connection that died unacknowledged is sent again only after
           # ack_wait (30 s by default): a walker's reply to a SIGKILLed watchdog reached its
           # restart 13 s late and it escalated. Clients acknowledge on receipt (libmosquitto).
@@ -53,9 +63,11 @@ actor NATSNodes {
     }
 
     func start(_ node: Int) throws {
+        let arguments = ["-c", configFile(node).path]
+        let (executable, inNamespace) =
+            network?.command(node: node, Self.executable, arguments) ?? (Self.executable, arguments)
         let process = try ChildProcess(
-            Self.executable, ["-c", configFile(node).path],
-            logFile: directory.appendingPathComponent("nats\(node).log"))
+            executable, inNamespace, logFile: directory.appendingPathComponent("nats\(node).log"))
         processes[node] = process
         Cleanup.register(process.pid)
     }
@@ -68,7 +80,8 @@ actor NATSNodes {
         while ContinuousClock.now < deadline {
             let probe = try MQTTClient(
                 configuration: MQTTConfiguration(
-                    port: mqttPorts[node], clientID: "nats-ready-\(node)", cleanSession: true, reconnectDelayMax: 1),
+                    host: mqtt[node].host, port: mqtt[node].port, clientID: "nats-ready-\(node)", cleanSession: true,
+                    reconnectDelayMax: 1),
                 logger: logger)
             let acknowledged: Bool =
                 (try? await withTimeout(5, "node \(node) ready") {
@@ -97,13 +110,9 @@ actor NATSNodes {
             process.signal(SIGKILL)
         }
         processes = [:]
+        network?.teardown()
         if !keep { try? FileManager.default.removeItem(at: directory) }
     }
 
-    /// Debian installs it in /usr/sbin, which is not on every user's PATH.
-    static var executable: String {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        return (path + ["/usr/sbin", "/usr/bin"]).map { "\($0)/nats-server" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "nats-server"
-    }
+    static var executable: String { SystemExecutable.find("nats-server") }
 }

@@ -32,10 +32,10 @@ final class Observer: Sendable {
     /// `persistent: false` for a look that ends before the measured part of a run (the cost run):
     /// a persistent session would make the broker queue every later message for it.
     /// `failover`: the other nodes of a NATS cluster, which has no `$SYS` counters either.
-    init(port: Int, failover: [MQTTNode] = [], logger: Logger, persistent: Bool = true) async throws {
+    init(node: MQTTNode, failover: [MQTTNode] = [], logger: Logger, persistent: Bool = true) async throws {
         client = try MQTTClient(
             configuration: MQTTConfiguration(
-                port: port, clientID: persistent ? "load-observer" : "load-observer-once",
+                host: node.host, port: node.port, clientID: persistent ? "load-observer" : "load-observer-once",
                 cleanSession: !persistent,
                 keepAliveSeconds: 20, reconnectDelayMax: 2, failover: failover),
             logger: logger)

@@ -1,4 +1,5 @@
 import Foundation
+import SafeWalkMQTT
 
 /// Watchdog thresholds for a run, passed to every service as the documented `SAFEWALK_*`
 /// variables (shortened so that silences escalate inside the run).
@@ -37,6 +38,10 @@ struct LoadPlan: Sendable {
     var drain: Double
     var contacts: Int = 2
     var thresholds: Thresholds
+    /// The QoS of the phones' fixes. 1, as the contract asks; 0 only to measure what QoS 1 costs
+    /// a broker (on NATS every QoS 1 message goes through JetStream, docs/SCALING.md, "Sizing").
+    /// At 0 a fix has no acknowledgement: "acknowledged" counts fixes sent.
+    var fixQoS: QoS = .atLeastOnce
 
     /// The silent walkers, spread over the id range, and when each goes silent. The order of
     /// silences is scrambled (a multiplicative permutation): in id order, silence times rose in

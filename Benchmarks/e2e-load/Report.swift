@@ -26,11 +26,17 @@ enum Report {
         print(
             "| silences due / escalated | \(e.due) / \(e.due - e.missed) (reasons: \(e.reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))) |"
         )
+        if !e.faultsFailed.isEmpty {
+            print(
+                "| **fault steps that failed** (the case was not tested) | **\(e.faultsFailed.joined(separator: "; "))** |"
+            )
+        }
         print("| **missed escalations** | **\(e.missed)** |")
         print("| **duplicated escalations** (extra ids per walker) | **\(e.duplicated)** |")
         print("| false alarms (escalations of walkers who kept answering) | \(e.falseAlarms) |")
         print("| alerts missing / duplicated | \(e.alertMissing) / \(e.alertDuplicated) |")
         print("| alerts repeating one escalation id (shown once by the device) | \(e.alertRepeats) |")
+        print("| escalations known only from the walker's alert (the observer's copy lost) | \(e.knownOnlyFromAlert) |")
         print(
             "| SMS expected / accepted / missing / duplicated | \(e.smsExpected) / \(e.smsDelivered) / \(e.smsMissing) / \(e.smsDuplicated) |"
         )

@@ -7,7 +7,8 @@ struct StackShare {
     var phonesPercent: Double
     var servicesPercent: Double
     var brokerPercent: Double
-    /// PUBLISH packets the broker received plus those it sent, per fix stored in the window.
+    /// PUBLISH packets the broker received plus those it sent, per fix stored in the window; NaN
+    /// on NATS, which has no `$SYS` counters.
     var brokerMessagesPerFix: Double
     var servicesMicrosecondsPerFix: Double
     var brokerMicrosecondsPerFix: Double
@@ -17,14 +18,18 @@ struct StackShare {
         let fixes = Double(max(raw.windowEnd.stored - raw.windowStart.stored, 1))
         func seconds(_ key: String) -> Double { (raw.windowEnd.cpu[key] ?? 0) - (raw.windowStart.cpu[key] ?? 0) }
         let services = Self.services.map(seconds).reduce(0, +)
-        let broker = seconds("mosquitto")
+        // Mosquitto, or every NATS node ("nats-server 0" …): the broker is the cluster.
+        let broker = raw.windowEnd.cpu.keys.filter(Self.isBroker).map(seconds).reduce(0, +)
         phonesPercent = 100 * seconds("bench") / window
         servicesPercent = 100 * services / window
         brokerPercent = 100 * broker / window
         let counters = ["$SYS/broker/publish/messages/received", "$SYS/broker/publish/messages/sent"]
         let messages = counters.map { (raw.windowEnd.sys[$0] ?? 0) - (raw.windowStart.sys[$0] ?? 0) }.reduce(0, +)
-        brokerMessagesPerFix = messages / fixes
+        brokerMessagesPerFix = raw.windowEnd.sys.isEmpty ? .nan : messages / fixes
         servicesMicrosecondsPerFix = 1e6 * services / fixes
         brokerMicrosecondsPerFix = 1e6 * broker / fixes
     }
+
+    /// Whether a process of the run (``Cluster/pids()``'s name) is the broker.
+    static func isBroker(_ name: String) -> Bool { name == "mosquitto" || name.hasPrefix("nats-server") }
 }

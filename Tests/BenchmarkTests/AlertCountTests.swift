@@ -9,6 +9,13 @@ import Testing
         #expect(Evaluation.distinctAlerts([]) == 0)
         #expect(Evaluation.distinctAlerts(["e1", "e2"]) == 2)
     }
+
+    @Test func anAlertNamesAnEscalationTheObserverMissedAndAddsNothingForOneItSaw() {
+        #expect(Evaluation.escalationIDs(seen: [], alerts: ["e1"]) == ["e1"])
+        #expect(Evaluation.escalationIDs(seen: ["e1"], alerts: ["e1", "e1", nil]) == ["e1"])
+        #expect(Evaluation.escalationIDs(seen: ["e1"], alerts: []) == ["e1"])
+        #expect(Evaluation.escalationIDs(seen: ["e1"], alerts: ["e2"]) == ["e1", "e2"])
+    }
 }
 
 /// The notifier's own word for a text sent again after a crash, read from its log.

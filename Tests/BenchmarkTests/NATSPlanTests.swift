@@ -24,8 +24,8 @@ import Testing
     }
 
     @Test func everyNATSCaseIsMarkedSoItGetsThatPlan() {
-        #expect(Faults.clusterQuick.onNATS)
-        #expect(Faults.all(window: 90).filter(\.onNATS).map(\.name) == ["nats-node-kill"])
+        #expect(Faults.clusterQuick.onNATS && Faults.clusterPartition.onNATS)
+        #expect(Faults.all(window: 90).filter(\.onNATS).map(\.name) == ["nats-node-kill", "nats-partition"])
         #expect(!Faults.quick.onNATS)
     }
 }
