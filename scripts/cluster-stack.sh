@@ -15,7 +15,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-command -v nats-server > /dev/null || { echo "nats-server is not installed: apt-get install nats-server" >&2; exit 1; }
 configuration=${CONFIGURATION:-release}
 swift build -c "$configuration" > /dev/null || exit 1
 bin=$(swift build -c "$configuration" --show-bin-path)
@@ -32,6 +31,7 @@ trap cleanup EXIT
 
 # shellcheck source=lib/nats-cluster.sh
 source scripts/lib/nats-cluster.sh
+nats_require_version || exit 1
 say() { printf '[cluster-stack] %s\n' "$*"; }
 check() {  # name, pass?, detail
     if [ "$2" = 0 ]; then say "PASS $1: $3"; else say "FAIL $1: $3"; failed=1; fi
@@ -46,14 +46,7 @@ for i in 1 2 3; do
     start_node $i
 done
 V=(-V mqttv311 -h 127.0.0.1)
-ready() {  # port: a QoS 1 publish is acknowledged (JetStream has its leaders)
-    local deadline=$((SECONDS + 90))
-    until mosquitto_pub "${V[@]}" -p "$1" -q 1 -t safewalk/_ready -m x 2> /dev/null; do
-        [ $SECONDS -ge $deadline ] && return 1
-        sleep 1
-    done
-}
-for port in "${mqtt[@]}"; do ready "$port" || { say "node on $port never became ready"; exit 1; }; done
+mqtt_ready "${mqtt[@]}" || { nats_logs_tail; exit 1; }
 say "three NATS nodes, MQTT on ${mqtt[*]}; data in $work"
 
 start_service() {  # service node: that node first, the other two to fail over to
@@ -78,6 +71,21 @@ for service in watchdog notifier location-ingest contacts-store companion-chat; 
     done
 done
 say "five services connected: watchdog, notifier → node 1; location-ingest, contacts-store → node 2; companion-chat → node 3"
+
+# IDLE_SECONDS=N (not in CI): the three nodes' CPU over N seconds while the five services sit
+# connected and nothing is sent, after 10 s for their sessions to settle: what the services'
+# QoS 1 subscriptions (each a replicated JetStream consumer) cost NATS with no traffic
+# (docs/SCALING.md, "Sizing").
+if [ -n "${IDLE_SECONDS:-}" ]; then
+    sleep 10
+    node_pids=$(pgrep -f "nats-server -c $work/")
+    # shellcheck disable=SC2086  # one pid per word
+    before=$(cpu_seconds $node_pids)
+    sleep "$IDLE_SECONDS"
+    # shellcheck disable=SC2086
+    after=$(cpu_seconds $node_pids)
+    say "idle: the three nodes used $(python3 -c "print(round(($after - $before) * 1000 / $IDLE_SECONDS))") ms of CPU a second over ${IDLE_SECONDS} s with the five services connected and nothing sent"
+fi
 
 # The walker's phone on node 3 sends until the broker acknowledges, as the app does: right after a
 # node's loss NATS may drop a connection while JetStream elects its leaders again.
@@ -138,6 +146,6 @@ check "alert during the outage" $? "the notifier alerted the phone from the node
 [ "$(grep -c "sessionPresent=true" "$work/watchdog.log")" -ge 1 ]
 check "session" $? "the watchdog found its persistent session on the node it moved to"
 start_node 1
-ready "${mqtt[0]}"
+mqtt_ready "${mqtt[0]}"
 check "node 1 back" $? "node 1 rejoined the cluster and acknowledges a QoS 1 publish"
 exit $failed

@@ -13,7 +13,10 @@
 #   isolation  (nats-isolation) per-user permissions as strong as the `%u` ACL across nodes, and a
 #              login added while the cluster runs (config users, reloaded on every node)
 #
-#   scripts/cluster-trial.sh [nats|nats-isolation|rabbitmq|both]   (default both; needs the packages)
+#   routing    (nats-routing) the partitioned watchdog's inputs: device topics mapped to a
+#              partition by walker id, with the walkers' own permissions (run_nats_routing)
+#
+#   scripts/cluster-trial.sh [nats|nats-isolation|nats-routing|rabbitmq|both]   (default both; needs the packages)
 set -uo pipefail
 
 which_engines=${1:-both}
@@ -36,18 +39,6 @@ record() {  # engine check outcome detail
     results+=("$(printf '| %s | %s | %s | %s |' "$1" "$2" "$3" "$4")")
     say "$1 $2: $3 ($4)"
     if [ "$1" = nats ] && [ "$3" != PASS ]; then nats_failed=1; fi
-}
-
-# Waits until a QoS 1 publish to each MQTT port is acknowledged (the node serves MQTT, and with
-# NATS, JetStream has a leader for the MQTT streams).
-wait_ready() {
-    local deadline=$((SECONDS + 90)) port
-    for port in "$@"; do
-        until mosquitto_pub -V mqttv311 -h 127.0.0.1 -p "$port" -q 1 -t trial/ready -m x 2>/dev/null; do
-            [ $SECONDS -ge $deadline ] && { say "port $port never became ready"; return 1; }
-            sleep 1
-        done
-    done
 }
 
 # The four checks against MQTT ports $1 $2 $3 (nodes 1-3); $4 is the engine, $5 the command that
@@ -153,27 +144,22 @@ EOF
 # Three nodes on fresh ports (into the caller's mqtt, client and route), each config ending with
 # $1; their pids go to pids and nats_pid_1..3.
 start_nats_nodes() {
-    nats_ports
-    local i
-    for i in 1 2 3; do
-        nats_node_config $i "$1"
-        nats-server -c "$work/nats$i.conf" > "$work/nats$i.log" 2>&1 &
-        pids+=($!)
-        eval "nats_pid_$i=$!"
-    done
+    nats_start_nodes "$1"
+    pids+=("${nats_pids[@]}")
+    nats_pid_1=${nats_pids[0]} nats_pid_2=${nats_pids[1]} nats_pid_3=${nats_pids[2]}
 }
 
 run_nats() {
-    command -v nats-server > /dev/null || { say "nats-server not installed (apt-get install nats-server)"; return 1; }
+    nats_require_version || return 1
     local mqtt=() client=() route=()
     start_nats_nodes 'mappings = { "safewalk.*.position": "safewalk.{{wildcard(1)}}.position.{{partition(4,1)}}" }'
     say "nats: three nodes, MQTT on ${mqtt[*]}"
-    wait_ready "${mqtt[@]}" || { record nats ready FAIL "see $work/nats*.log"; return 1; }
+    mqtt_ready "${mqtt[@]}" || { record nats ready FAIL "see $work/nats*.log"; return 1; }
     check_all "${mqtt[0]}" "${mqtt[1]}" "${mqtt[2]}" nats "kill -9 \$nats_pid_2"
     # Node 2 back (its JetStream store kept), so the partitions run on a whole cluster.
     nats-server -c "$work/nats2.conf" >> "$work/nats2.log" 2>&1 &
     pids+=($!)
-    wait_ready "${mqtt[1]}" || { record nats ready FAIL "node 2 did not come back"; return 1; }
+    mqtt_ready "${mqtt[1]}" || { record nats ready FAIL "node 2 did not come back"; return 1; }
     partition_check "${mqtt[0]}" "${mqtt[2]}" nats
 }
 
@@ -215,7 +201,7 @@ EOF
             ctl -n "r$i@localhost" start_app || { record rabbitmq ready FAIL "r$i did not join"; return 1; }
     done
     say "rabbitmq: three nodes, MQTT on ${mqtt[*]}"
-    wait_ready "${mqtt[@]}" || { record rabbitmq ready FAIL "see $work/r*.log"; return 1; }
+    mqtt_ready "${mqtt[@]}" || { record rabbitmq ready FAIL "see $work/r*.log"; return 1; }
     check_all "${mqtt[0]}" "${mqtt[1]}" "${mqtt[2]}" rabbitmq "pkill -9 -f 'r2@localhost'"
     record rabbitmq partition FAIL "no keyed partitioning for MQTT subscribers: the consistent-hash exchange feeds queues only AMQP consumers read (not run)"
 }
@@ -237,20 +223,26 @@ nats_users() {  # the authorization block for the walkers named in $@, plus the 
     printf '  ]\n}\n'
 }
 
+# Waits until every node acknowledges a QoS 1 publish by the services' user (the node serves MQTT
+# and JetStream has its leaders); records check $1 as failed if one never does.
+services_ready() {
+    local deadline=$((SECONDS + 90)) port
+    for port in "${mqtt[@]}"; do
+        until mosquitto_pub -V mqttv311 -h 127.0.0.1 -u services -P services-pw -p "$port" -q 1 -t trial/ready -m x 2>/dev/null; do
+            [ $SECONDS -ge $deadline ] && { record nats "$1" FAIL "port $port never became ready"; return 1; }
+            sleep 1
+        done
+    done
+}
+
 run_nats_isolation() {
-    command -v nats-server > /dev/null || { say "nats-server not installed (apt-get install nats-server)"; return 1; }
+    nats_require_version || return 1
     local i mqtt=() client=() route=() got
     nats_users alice bob > "$work/users.conf"
     start_nats_nodes 'include "users.conf"'
     say "nats isolation: three nodes, MQTT on ${mqtt[*]}"
     local svc=(-V mqttv311 -h 127.0.0.1 -u services -P services-pw)
-    local deadline=$((SECONDS + 90)) port
-    for port in "${mqtt[@]}"; do
-        until mosquitto_pub "${svc[@]}" -p "$port" -q 1 -t trial/ready -m x 2>/dev/null; do
-            [ $SECONDS -ge $deadline ] && { record nats isolation FAIL "port $port never became ready"; return 1; }
-            sleep 1
-        done
-    done
+    services_ready isolation || return 1
     local a=(-V mqttv311 -h 127.0.0.1 -u alice -P pw-alice)
     # Retained statuses published by a service on node 1.
     mosquitto_pub "${svc[@]}" -p "${mqtt[0]}" -q 1 -r -t safewalk/bob/status -m bob-status
@@ -297,12 +289,126 @@ run_nats_isolation() {
     else record nats "isolation: new login" FAIL "carol still refused ${took} s after the reload signals"; fi
 }
 
+# The partitioned watchdog's routing, checked before it is built on (issue 23, item 2): the
+# engine maps the device topics the watchdog reads (`safewalk.*.action` and `safewalk.*.presence`)
+# to a partition token appended by `partition(2, walker)`, so that each watchdog instance
+# subscribes to `safewalk/+/action/K` and sees only its walkers. A mapping rewrites the subject
+# for every reader, so each other reader would subscribe to `safewalk/+/action/#` (which in MQTT
+# matches `safewalk/w/action` on Mosquitto too). Asked here, with the walkers' own permissions
+# (the `%u` ACL's shape, as in nats-isolation): does a walker's publish to its own unmapped topic
+# pass, does each message land in exactly one partition, does a `#` reader get all of them, is a
+# forged publish for another walker still refused, does a Last Will and a retained message follow
+# the mapping, and can a walker still read its own mapped topic but no one else's.
+run_nats_routing() {
+    nats_require_version || return 1
+    local i mqtt=() client=() route=() got k walkers=()
+    for i in $(seq -w 1 40); do walkers+=("w$i"); done
+    nats_users alice bob "${walkers[@]}" > "$work/users.conf"
+    start_nats_nodes 'include "users.conf"
+mappings = {
+  "safewalk.*.action": "safewalk.{{wildcard(1)}}.action.{{partition(2,1)}}"
+  "safewalk.*.presence": "safewalk.{{wildcard(1)}}.presence.{{partition(2,1)}}"
+}'
+    say "nats routing: three nodes, MQTT on ${mqtt[*]}"
+    local svc=(-V mqttv311 -h 127.0.0.1 -u services -P services-pw)
+    services_ready routing || return 1
+    # Two partition consumers (persistent QoS 1 sessions, as a watchdog instance is) on nodes 1
+    # and 2, and a reader of every partition on node 3, all as the services' user.
+    local readers=()
+    for k in 0 1; do
+        mosquitto_sub "${svc[@]}" -p "${mqtt[$k]}" -i "trial-part$k" -c -q 1 -v \
+            -t "safewalk/+/action/$k" -t "safewalk/+/presence/$k" -W 40 > "$work/route$k.out" 2> "$work/route$k.err" &
+        readers+=($!)
+    done
+    mosquitto_sub "${svc[@]}" -p "${mqtt[2]}" -q 1 -v -t 'safewalk/+/action/#' -W 40 > "$work/route-all.out" 2>&1 &
+    readers+=($!)
+    mosquitto_sub "${svc[@]}" -p "${mqtt[2]}" -q 1 -v -t 'safewalk/+/action' -W 40 > "$work/route-plain.out" 2>&1 &
+    readers+=($!)
+    sleep 3
+    # Each walker on node 3, with its own login, sends one action; alice also forges one for bob.
+    local refused=0 w
+    for w in alice bob "${walkers[@]}"; do
+        mosquitto_pub -V mqttv311 -h 127.0.0.1 -p "${mqtt[2]}" -u "$w" -P "pw-$w" -q 1 \
+            -t "safewalk/$w/action" -m "{\"from\":\"$w\"}" 2>/dev/null || refused=$((refused + 1))
+    done
+    mosquitto_pub -V mqttv311 -h 127.0.0.1 -p "${mqtt[2]}" -u alice -P pw-alice -q 1 \
+        -t safewalk/bob/action -m '{"from":"alice-forged"}' 2>/dev/null
+    # Alice's phone vanishes on node 2: its retained Last Will on her own presence topic.
+    mosquitto_sub -V mqttv311 -h 127.0.0.1 -p "${mqtt[1]}" -u alice -P pw-alice -i trial-alice-phone -k 5 \
+        -t safewalk/alice/status --will-topic safewalk/alice/presence --will-payload offline \
+        --will-qos 1 --will-retain > /dev/null 2>&1 &
+    local phone=$!
+    sleep 2
+    { kill -9 "$phone" && wait "$phone"; } 2>/dev/null
+    wait "${readers[@]}"
+    if [ $refused -eq 0 ]; then record nats "routing: own publish" PASS "42 walkers' actions to their own unmapped topics acknowledged"
+    else record nats "routing: own publish" FAIL "$refused of 42 walkers' own actions refused"; fi
+    local summary
+    summary=$(python3 - "$work" <<'EOF2'
+import sys, collections
+work = sys.argv[1]
+def lines(name):
+    return [l for l in open(f"{work}/{name}").read().splitlines() if l.startswith("safewalk/")]
+where = collections.defaultdict(set)
+counts = []
+wrong = 0
+forged = 0
+wills = []
+for k in (0, 1):
+    got = lines(f"route{k}.out")
+    counts.append(len([l for l in got if "/action/" in l]))
+    for l in got:
+        topic, payload = l.split(" ", 1)
+        parts = topic.split("/")
+        if parts[2] == "presence":
+            wills.append((topic, payload))
+            continue
+        where[parts[1]].add(k)
+        if parts[3] != str(k): wrong += 1
+        if "forged" in payload: forged += 1
+split = [w for w, ks in where.items() if len(ks) != 1]
+every = lines("route-all.out")
+plain = lines("route-plain.out")
+ok = len(where) == 42 and not split and wrong == 0 and forged == 0 and sum(counts) == 42
+print(("PASS" if ok else "FAIL") + f"|{sum(counts)} of 42 actions in partitions {counts}, {len(split)} walkers in two, "
+      f"{wrong} on another partition's topic, {forged} forged")
+print(("PASS" if len(every) == 42 else "FAIL") + f"|a reader of safewalk/+/action/# got {len(every)} of 42 "
+      f"(topics like {every[0].split(' ')[0] if every else '-'}); a reader of safewalk/+/action got {len(plain)}")
+print(("PASS" if len(wills) == 1 and wills[0][1] == "offline" else "FAIL") + f"|the partitions got the Will as {wills}")
+EOF2
+)
+    local line n=0
+    while IFS= read -r line; do
+        n=$((n + 1))
+        case $n in
+            1) record nats "routing: partitions" "${line%%|*}" "${line#*|}" ;;
+            2) record nats "routing: a reader of every partition" "${line%%|*}" "${line#*|}" ;;
+            3) record nats "routing: Last Will" "${line%%|*}" "${line#*|}" ;;
+        esac
+    done <<< "$summary"
+    # The retained Will is kept under the mapped topic: a walker reads her own with `#`, and
+    # neither `#` nor bob's topics give her anything of bob's.
+    got=$(mosquitto_sub -V mqttv311 -h 127.0.0.1 -p "${mqtt[0]}" -u alice -P pw-alice -q 1 -v \
+        -t 'safewalk/alice/presence/#' -C 1 -W 8 2>/dev/null)
+    if [[ "$got" == safewalk/alice/presence/?\ offline ]]; then
+        record nats "routing: retained" PASS "alice read her own retained Will on node 1 as '$got'"
+    else record nats "routing: retained" FAIL "alice read '$got' for her own presence"; fi
+    mosquitto_sub -V mqttv311 -h 127.0.0.1 -p "${mqtt[0]}" -u bob -P pw-bob -q 1 -v \
+        -t 'safewalk/+/presence/#' -t 'safewalk/alice/action/#' -W 5 > "$work/bob-read.out" 2>&1
+    if grep -q "alice" "$work/bob-read.out"; then
+        record nats "routing: isolation" FAIL "bob read: $(tr '\n' ' ' < "$work/bob-read.out")"
+    else
+        record nats "routing: isolation" PASS "bob read nothing of alice's mapped topics: $(head -c 80 "$work/bob-read.out" | tr '\n' ' ')"
+    fi
+}
+
 case $which_engines in
     nats) run_nats || nats_failed=1 ;;
     nats-isolation) run_nats_isolation || nats_failed=1 ;;
+    nats-routing) run_nats_routing || nats_failed=1 ;;
     rabbitmq) run_rabbitmq ;;
     both) run_nats || nats_failed=1; cleanup; work=$(mktemp -d /tmp/safewalk-cluster-trial.XXXXXX); pids=(); run_rabbitmq ;;
-    *) echo "usage: $0 [nats|nats-isolation|rabbitmq|both]" >&2; exit 2 ;;
+    *) echo "usage: $0 [nats|nats-isolation|nats-routing|rabbitmq|both]" >&2; exit 2 ;;
 esac
 
 echo
