@@ -1,0 +1,116 @@
+import Foundation
+import SafeWalkCore
+
+/// The users of a NATS cluster, with the same rights `mosquitto/acl` gives them on the single box
+/// (``BrokerACL``): NATS's own permission model, each user allowed to publish to and subscribe to
+/// exactly the subjects its rules name, everything else denied (docs/SCALING.md, "Logins and
+/// rights on the cluster"). Pure: the text of an `authorization { … }` block for a node's
+/// configuration, which every node includes and re-reads on a reload.
+public enum NATSAuthorization {
+    /// A walker's login on the cluster: the id is the username, as on Mosquitto.
+    public struct Walker: Equatable, Sendable {
+        public var id: WalkerID
+        public var password: String
+
+        public init(id: WalkerID, password: String) {
+            self.id = id
+            self.password = password
+        }
+    }
+
+    /// The subjects a topic filter covers in NATS, which carries MQTT topics as subjects: `/`
+    /// becomes `.`, `+` becomes `*` and `#` becomes `>`. MQTT's `a/#` also matches `a` itself,
+    /// which `a.>` does not, so it yields both. Nil for a filter with a `.`, a leading `$` or an
+    /// empty level, which NATS would read otherwise than Mosquitto does.
+    public static func subjects(of filter: String) -> [String]? {
+        let levels = filter.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard !filter.hasPrefix("$"), !filter.contains("."), !levels.contains("") else { return nil }
+        let converted = levels.map { level in level == "+" ? "*" : level == "#" ? ">" : level }
+        let subject = converted.joined(separator: ".")
+        guard levels.last == "#", levels.count > 1 else { return [subject] }
+        return [converted.dropLast().joined(separator: "."), subject]
+    }
+
+    public enum RenderError: Error, Equatable, CustomStringConvertible {
+        /// A rule whose topic has no NATS subject (``subjects(of:)``).
+        case untranslatable(user: String, topic: String)
+        /// A password with a control character, which a configuration string cannot hold as is.
+        case unprintablePassword(WalkerID)
+        /// A walker whose id is one of the ACL's service users.
+        case walkerIsService(WalkerID)
+
+        public var description: String {
+            switch self {
+            case .untranslatable(let user, let topic): "\(user)'s rule on '\(topic)' has no NATS subject"
+            case .unprintablePassword(let walker): "\(walker)'s password holds a control character"
+            case .walkerIsService(let walker): "'\(walker)' is a service user of the ACL, not a walker"
+            }
+        }
+    }
+
+    /// The `authorization` block: every service user of `acl` with its password taken from the
+    /// node's environment at load (`$WATCHDOG_MQTT_PASSWORD` for `watchdog`, as compose names
+    /// them), then `walkers` with their own passwords. Every user may connect over MQTT only:
+    /// SafeWalk's logins are MQTT clients, and the NATS protocol would let a login past what MQTT
+    /// refuses (a subject starting with `$`, NATS's own wildcards and requests).
+    public static func block(acl: BrokerACL, walkers: [Walker]) throws(RenderError) -> String {
+        var entries: [String] = []
+        for user in acl.users {
+            entries.append(
+                try entry(
+                    user: user.name, password: "$\(passwordVariable(of: user.name))", rules: acl.rules(for: user.name)))
+        }
+        let services = Set(acl.users.map(\.name))
+        for walker in walkers {
+            guard !services.contains(walker.id.rawValue) else { throw .walkerIsService(walker.id) }
+            guard walker.password.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) else {
+                throw .unprintablePassword(walker.id)
+            }
+            entries.append(
+                try entry(
+                    user: walker.id.rawValue, password: quoted(walker.password),
+                    rules: acl.rules(for: walker.id.rawValue)))
+        }
+        return "authorization {\n  users = [\n" + entries.joined(separator: "\n") + "\n  ]\n}\n"
+    }
+
+    /// `WATCHDOG_MQTT_PASSWORD` for `watchdog`, `CONTACTS_STORE_MQTT_PASSWORD` for `contacts-store`.
+    public static func passwordVariable(of service: String) -> String {
+        service.uppercased().replacingOccurrences(of: "-", with: "_") + "_MQTT_PASSWORD"
+    }
+
+    private static func entry(user: String, password: String, rules: [BrokerACL.Rule]) throws(RenderError) -> String {
+        // nats-server 2.15.1 delivers a QoS 1 subscription's messages without a right on its
+        // internal `$MQTT.sub.>` (measured: a persistent session of a login without it got every
+        // message); Debian's 2.9.10 wanted one (scripts/cluster-trial.sh).
+        var publish: [String] = []
+        var subscribe: [String] = []
+        for rule in rules {
+            guard let subjects = subjects(of: rule.topic) else { throw .untranslatable(user: user, topic: rule.topic) }
+            if rule.access.writes { publish += subjects.filter { !publish.contains($0) } }
+            if rule.access.reads { subscribe += subjects.filter { !subscribe.contains($0) } }
+        }
+        return """
+                {
+                  user: \(quoted(user))
+                  password: \(password)
+                  allowed_connection_types: ["MQTT"]
+                  permissions: {
+                    publish: \(rights(publish))
+                    subscribe: \(rights(subscribe))
+                  }
+                }
+            """
+    }
+
+    /// NATS reads an empty `allow` list as no limit at all: a user with nothing to publish (or to
+    /// read) is denied everything instead.
+    private static func rights(_ subjects: [String]) -> String {
+        subjects.isEmpty ? "{ deny: [\">\"] }" : "{ allow: [\(subjects.map(quoted).joined(separator: ", "))] }"
+    }
+
+    /// A double-quoted configuration string; NATS reads `\"` and `\\` in one.
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
