@@ -8,8 +8,10 @@
 # and the notifier must move to another node and find their persistent sessions there, and
 # while node 1 is still down the walker answers "I'm safe" and asks for help again: the second
 # cry must escalate as a new incident and alert the phone, during the outage, not after it.
-# Node 1 then comes back and rejoins. No authorization here (per-user isolation on NATS:
-# scripts/cluster-trial.sh nats-isolation). .ci/run runs it (debug build, ~1 minute).
+# Node 1 then comes back and rejoins. Every login has the rights mosquitto/acl gives it on the
+# single box, in NATS's own permission model (`safewalk nats-users`): a second walker can neither
+# read the first's topics nor cry for help in her name, and a third, added while the cluster runs
+# (the nodes reload their users), connects at once. .ci/run runs it (debug build, ~1.5 minutes).
 #
 #   scripts/cluster-stack.sh        (needs nats-server and mosquitto-clients; CONFIGURATION=debug|release)
 set -uo pipefail
@@ -37,12 +39,27 @@ check() {  # name, pass?, detail
     if [ "$2" = 0 ]; then say "PASS $1: $3"; else say "FAIL $1: $3"; failed=1; fi
 }
 nats_ports
+# Logins and rights as on the single box (docs/SCALING.md, "Logins and rights on the cluster"):
+# mosquitto/acl translated by `safewalk nats-users`, each service's password in the nodes'
+# environment under the name compose gives it, and the walkers alice and bob.
+pw() { head -c 12 /dev/urandom | base64 | tr -d '/+='; }
+password_of() { local name; name=$(echo "$1" | tr 'a-z-' 'A-Z_')_MQTT_PASSWORD; echo "${!name}"; }
+for service in $(awk '$1 == "user" { print $2 }' mosquitto/acl); do
+    export "$(echo "$service" | tr 'a-z-' 'A-Z_')_MQTT_PASSWORD=$(pw)"
+done
+alice=(-u alice -P "$(pw)")
+bob=(-u bob -P "$(pw)")
+operator=(-u operator -P "$(password_of operator)")
+printf 'alice %s\nbob %s\n' "${alice[3]}" "${bob[3]}" > "$work/walkers"
+"$bin/safewalk" nats-users --walkers "$work/walkers" > "$work/users.conf" || exit 1
+ready_login=(-u watchdog -P "$(password_of watchdog)")
+ready_topic=safewalk/_heartbeat/watchdog
 start_node() {  # i: the node's own config names $work, so cleanup finds it
     setsid nats-server -c "$work/nats$1.conf" >> "$work/nats$1.log" 2>&1 &
     disown $!  # killed on purpose: no job notice
 }
 for i in 1 2 3; do
-    nats_node_config $i
+    nats_node_config $i 'include "users.conf"'
     start_node $i
 done
 V=(-V mqttv311 -h 127.0.0.1)
@@ -54,7 +71,7 @@ start_service() {  # service node: that node first, the other two to fail over t
     local others="" i
     for i in 1 2 3; do [ "$i" = "$2" ] || others+="${others:+,}127.0.0.1:${mqtt[$((i - 1))]}"; done
     SAFEWALK_MQTT_PORT=${mqtt[$(($2 - 1))]} SAFEWALK_MQTT_FAILOVER=$others SAFEWALK_DATA_DIR="$work/$1" \
-        setsid "$bin/$1" > "$work/$1.log" 2>&1 &
+        SAFEWALK_MQTT_USERNAME=$1 SAFEWALK_MQTT_PASSWORD=$(password_of "$1") setsid "$bin/$1" > "$work/$1.log" 2>&1 &
     service_pids+=($!)
     disown $!
 }
@@ -91,16 +108,24 @@ fi
 # node's loss NATS may drop a connection while JetStream elects its leaders again.
 phone() {
     local tries=0
-    until mosquitto_pub "${V[@]}" -p "${mqtt[2]}" -q 1 -t "safewalk/alice/$1" -m "$2" 2> /dev/null; do
+    until mosquitto_pub "${V[@]}" -p "${mqtt[2]}" "${alice[@]}" -q 1 -t "safewalk/alice/$1" -m "$2" 2> /dev/null; do
         tries=$((tries + 1))
         [ $tries -ge 30 ] && { say "the phone could not send $1 in 30 tries"; return 1; }
         sleep 1
     done
     [ $tries -eq 0 ] || say "the phone sent $1 after $tries failed tries"
 }
-watch_on_node2() {  # seconds file: everything of alice's, seen from node 2 (QoS 0: no JetStream consumer)
-    mosquitto_sub "${V[@]}" -p "${mqtt[1]}" -q 0 -v -t 'safewalk/alice/#' -W "$1" > "$2" 2> /dev/null &
-    watcher=$!
+# What of alice's is seen from node 2 (QoS 0: no JetStream consumer): her own topics, with her
+# own login, and her escalations, which her device may not read, with the operator's.
+watch_on_node2() {  # seconds file
+    local own=() kind
+    for kind in contacts position status alert delivery; do own+=(-t "safewalk/alice/$kind"); done
+    : > "$2"  # both append: a writer that does not would write over the other's lines
+    mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${alice[@]}" -q 0 -v "${own[@]}" -W "$1" >> "$2" 2> /dev/null &
+    watchers=($!)
+    mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${operator[@]}" -q 0 -v -t safewalk/alice/escalation -W "$1" \
+        >> "$2" 2> /dev/null &
+    watchers+=($!)
     sleep 1
 }
 first_incident() { sed -n 's|^safewalk/alice/escalation .*"incident":"\([^"]*\)".*|\1|p' "$1" | head -1; }
@@ -110,7 +135,7 @@ phone contacts/add '{"name":"Mom","phone":"512-555-0101","v":1}'
 phone fix "{\"v\":1,\"lat\":30.2849,\"lon\":-97.7341,\"acc\":5,\"tst\":$(date +%s)}"
 sleep 1
 phone action '{"action":"needHelp","id":"a1","note":"Someone is following me","v":1}'
-wait "$watcher"
+wait "${watchers[@]}"
 grep -q '^safewalk/alice/contacts {"contacts":\[{"dialable":true' "$work/first.out"
 check "contacts" $? "contacts-store (node 2) stored the contact sent on node 3"
 grep -q '^safewalk/alice/position ' "$work/first.out"
@@ -121,6 +146,44 @@ check "escalation" $? "the watchdog (node 1) escalated the cry for help sent on 
 grep -q '^safewalk/alice/alert {"actions":\[{"title":"Call' "$work/first.out" &&
     grep -q '"channel":"device".*"status":"sent"' "$work/first.out"
 check "alert" $? "the notifier (node 1) alerted the phone, seen on node 2, with its device delivery sent"
+
+# Isolation in NATS's own model. bob asks for alice's status and everyone's positions on node 2:
+# refused. He adds a contact to his own list and one to alice's on node 3: his own is stored (so
+# a forged one would have been too), alice's list never shows it.
+denied=$(mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${bob[@]}" -q 1 -t safewalk/alice/status -t 'safewalk/+/position' \
+    -C 1 -W 5 2>&1)
+[[ $denied == *denied* && $denied != *safewalk* ]]
+check "isolation: reading" $? "bob's subscriptions to alice's status and to every position were refused (${denied//$'\n'/ })"
+mosquitto_pub "${V[@]}" -p "${mqtt[2]}" "${bob[@]}" -q 1 -t safewalk/bob/contacts/add -m '{"name":"Sam","phone":"512-555-0102","v":1}'
+mosquitto_pub "${V[@]}" -p "${mqtt[2]}" "${bob[@]}" -q 1 -t safewalk/alice/contacts/add \
+    -m '{"name":"Mallory","phone":"512-555-0666","v":1}' 2> /dev/null
+sleep 3
+bobs=$(mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${bob[@]}" -q 0 -t safewalk/bob/contacts -C 1 -W 5)
+alices=$(mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${alice[@]}" -q 0 -t safewalk/alice/contacts -C 1 -W 5)
+[[ $bobs == *Sam* && $alices == *Mom* && $alices != *Mallory* ]]
+check "isolation: writing" $? "bob's own contact was stored; his contact for alice was not (alice's list: $alices)"
+
+# A walker added while the cluster runs: carol joins the users file, every node reloads it, and
+# her phone on node 3 sends a fix as soon as a node accepts her; location-ingest's position for
+# it reaches her on node 2.
+carol=(-u carol -P "$(pw)")
+mosquitto_pub "${V[@]}" -p "${mqtt[2]}" "${carol[@]}" -q 1 -t safewalk/carol/fix -m '{}' 2> /dev/null
+before=$?
+printf 'carol %s\n' "${carol[3]}" >> "$work/walkers"
+"$bin/safewalk" nats-users --walkers "$work/walkers" > "$work/users.conf.new" && mv "$work/users.conf.new" "$work/users.conf"
+reloaded_at=$(date +%s.%N)
+for i in 1 2 3; do nats-server --signal "reload=$(pgrep -f "nats-server -c $work/nats$i.conf")" > /dev/null; done
+refused=0
+until mosquitto_pub "${V[@]}" -p "${mqtt[2]}" "${carol[@]}" -q 1 -t safewalk/carol/fix \
+    -m "{\"v\":1,\"lat\":30.2849,\"lon\":-97.7341,\"acc\":5,\"tst\":$(date +%s)}" 2> /dev/null; do
+    refused=$((refused + 1))
+    [ $refused -ge 100 ] && break
+    sleep 0.1
+done
+took=$(python3 -c "print(f'{$(date +%s.%N) - $reloaded_at:.2f}')")
+position=$(mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${carol[@]}" -q 0 -t safewalk/carol/position -C 1 -W 10 2> /dev/null)
+[ $before != 0 ] && [ $refused -lt 100 ] && [[ $position == *30.2849* ]]
+check "new login" $? "carol, refused before, had her fix acknowledged ${took} s after the reload signals ($refused refusals first) and her position reached her on node 2"
 
 say "SIGKILL node 1 (the watchdog's and the notifier's home node)"
 killed_at=$(date +%s.%N)
@@ -137,7 +200,7 @@ phone action '{"action":"imSafe","id":"a2","v":1}'
 sleep 2
 watch_on_node2 20 "$work/second.out"
 phone action '{"action":"needHelp","id":"a3","v":1}'
-wait "$watcher"
+wait "${watchers[@]}"
 second=$(first_incident "$work/second.out")
 [ -n "$second" ] && [ "$second" != "$first" ]
 check "during node 1's outage" $? "the second cry escalated as a new incident (${second:-none}): the I'm-safe had ended the first"

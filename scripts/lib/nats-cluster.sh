@@ -75,11 +75,15 @@ nats_pinned_version() {
 # on NATS, JetStream has a leader for the MQTT streams. Each port has 90 s of its own (as the
 # harness's NATSNodes.waitReady): one deadline for all three once failed a fresh CI machine.
 # Returns 1, saying which port, when one does not answer in time.
+# On nodes with logins (scripts/cluster-stack.sh), set ready_login to a login's mosquitto_pub
+# arguments and ready_topic to a topic it may publish to.
+ready_login=()
 mqtt_ready() {
     local deadline port
     for port in "$@"; do
         deadline=$((SECONDS + 90))
-        until mosquitto_pub -V mqttv311 -h 127.0.0.1 -p "$port" -q 1 -t _ready -m x 2> /dev/null; do
+        until mosquitto_pub -V mqttv311 -h 127.0.0.1 -p "$port" "${ready_login[@]}" -q 1 -t "${ready_topic:-_ready}" -m x \
+            2> /dev/null; do
             [ $SECONDS -ge $deadline ] && { echo "the broker on port $port never became ready" >&2; return 1; }
             sleep 1
         done
