@@ -10,7 +10,7 @@
 # cry must escalate as a new incident and alert the phone, during the outage, not after it.
 # Node 1 then comes back and rejoins. Every login has the rights mosquitto/acl gives it on the
 # single box, in NATS's own permission model (`safewalk nats-users`): a second walker can neither
-# read the first's topics nor cry for help in her name, and a third, added while the cluster runs
+# read the first's topics nor add to her contacts, and a third, added while the cluster runs
 # (the nodes reload their users), connects at once. .ci/run runs it (debug build, ~1.5 minutes).
 #
 #   scripts/cluster-stack.sh        (needs nats-server and mosquitto-clients; CONFIGURATION=debug|release)
@@ -43,9 +43,10 @@ nats_ports
 # mosquitto/acl translated by `safewalk nats-users`, each service's password in the nodes'
 # environment under the name compose gives it, and the walkers alice and bob.
 pw() { head -c 12 /dev/urandom | base64 | tr -d '/+='; }
-password_of() { local name; name=$(echo "$1" | tr 'a-z-' 'A-Z_')_MQTT_PASSWORD; echo "${!name}"; }
+password_variable() { echo "$(echo "$1" | tr 'a-z-' 'A-Z_')_MQTT_PASSWORD"; }  # as NATSAuthorization names it
+password_of() { local name; name=$(password_variable "$1"); echo "${!name}"; }
 for service in $(awk '$1 == "user" { print $2 }' mosquitto/acl); do
-    export "$(echo "$service" | tr 'a-z-' 'A-Z_')_MQTT_PASSWORD=$(pw)"
+    export "$(password_variable "$service")=$(pw)"
 done
 alice=(-u alice -P "$(pw)")
 bob=(-u bob -P "$(pw)")
@@ -128,11 +129,12 @@ watch_on_node2() {  # seconds file
     watchers+=($!)
     sleep 1
 }
+fix_now() { echo "{\"v\":1,\"lat\":30.2849,\"lon\":-97.7341,\"acc\":5,\"tst\":$(date +%s)}"; }
 first_incident() { sed -n 's|^safewalk/alice/escalation .*"incident":"\([^"]*\)".*|\1|p' "$1" | head -1; }
 
 watch_on_node2 12 "$work/first.out"
 phone contacts/add '{"name":"Mom","phone":"512-555-0101","v":1}'
-phone fix "{\"v\":1,\"lat\":30.2849,\"lon\":-97.7341,\"acc\":5,\"tst\":$(date +%s)}"
+phone fix "$(fix_now)"
 sleep 1
 phone action '{"action":"needHelp","id":"a1","note":"Someone is following me","v":1}'
 wait "${watchers[@]}"
@@ -174,8 +176,7 @@ printf 'carol %s\n' "${carol[3]}" >> "$work/walkers"
 reloaded_at=$(date +%s.%N)
 for i in 1 2 3; do nats-server --signal "reload=$(pgrep -f "nats-server -c $work/nats$i.conf")" > /dev/null; done
 refused=0
-until mosquitto_pub "${V[@]}" -p "${mqtt[2]}" "${carol[@]}" -q 1 -t safewalk/carol/fix \
-    -m "{\"v\":1,\"lat\":30.2849,\"lon\":-97.7341,\"acc\":5,\"tst\":$(date +%s)}" 2> /dev/null; do
+until mosquitto_pub "${V[@]}" -p "${mqtt[2]}" "${carol[@]}" -q 1 -t safewalk/carol/fix -m "$(fix_now)" 2> /dev/null; do
     refused=$((refused + 1))
     [ $refused -ge 100 ] && break
     sleep 0.1

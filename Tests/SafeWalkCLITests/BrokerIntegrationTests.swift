@@ -203,7 +203,6 @@ import Testing
     @Test func serviceUsersMatchTheBrokerACL() throws {
         let acl = try String(
             contentsOf: SecuredBroker.repositoryRoot.appendingPathComponent("mosquitto/acl"), encoding: .utf8)
-        let users = acl.split(separator: "\n").filter { $0.hasPrefix("user ") }.map { String($0.dropFirst(5)) }
-        #expect(Set(users) == Set(UserNameRule.serviceUsers))
+        #expect(Set(try BrokerACL(parsing: acl).users.map(\.name)) == Set(UserNameRule.serviceUsers))
     }
 }
