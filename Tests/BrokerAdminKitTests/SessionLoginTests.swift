@@ -60,7 +60,7 @@ struct SessionLoginTests {
                 == .accepted(AccountCommand(id: "s7", op: .enable, user: alice)))
     }
 
-    @Test func theAppRoleHasLiteralTopicsOfTheWalkerOnly() {
+    @Test func theAppRoleHasTopicsOfTheWalkerOnly() {
         let steps = AccountPlan.plan(
             for: AccountCommand(id: "x", op: .createSession, user: alice, password: "pw-123456", session: session)
         ).steps.map { $0.map(\.command) }
@@ -94,8 +94,11 @@ struct SessionLoginTests {
             Set(subscribes)
                 == Set(
                     [
-                        "status", "position", "chat", "alert", "contacts", "contacts/result", "delivery",
-                        "action/result", "rejected", "circle", "circle/result", "inbox", "shared/+", "presence", "desk",
+                        // `position/#`, `presence/#`: on a cluster with several watchdogs these end in the
+                        // walker's partition (docs/CONTRACT.md); still only the walker's own topics.
+                        "status", "position/#", "chat", "alert", "contacts", "contacts/result", "delivery",
+                        "action/result", "rejected", "circle", "circle/result", "inbox", "shared/+", "presence/#",
+                        "desk",
                     ].map { "safewalk/alice/\($0)" }))
         #expect(
             AccountPlan.plan(for: AccountCommand(id: "y", op: .deleteSession, user: alice, session: session)).steps.map

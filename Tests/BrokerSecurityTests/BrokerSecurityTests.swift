@@ -59,6 +59,29 @@ struct BrokerSecurityTests {
         await broker.shutdown()
     }
 
+    /// A device reads its own position as `{w}/position` or as `{w}/position/#` (the form that
+    /// also matches a cluster's partition level, docs/CONTRACT.md); the ACL's `position/#` grants
+    /// both on Mosquitto, and neither reaches another walker's.
+    @Test(arguments: ["safewalk/alice/position", "safewalk/alice/position/#"])
+    func aWalkerReadsHerOwnPositionEitherWay(filter: String) async throws {
+        let broker = try await SecuredBroker.start(users: Self.users)
+        let alice = try await login("alice", on: broker)
+        let own = try await alice.subscribe(filter, qos: .atLeastOnce)
+        let others = try? await alice.subscribe("safewalk/bob/position/#", qos: .atLeastOnce)
+        let ingest = try await login("location-ingest", on: broker)
+        try await ingest.publish("safewalk/bob/position", string: "bob's position")
+        try await ingest.publish("safewalk/alice/position", string: "alice's position")
+        #expect(try await own.first(1).map(\.string) == ["alice's position"])
+        if let others {
+            others.cancel()
+            var leaked: [String] = []
+            for await message in others { leaked.append(message.topic) }
+            #expect(leaked.isEmpty, "leaked: \(leaked)")
+        }
+        for client in [alice, ingest] { await client.shutdown() }
+        await broker.shutdown()
+    }
+
     @Test(arguments: ["safewalk/bob/#", "safewalk/+/escalation", "#", "safewalk/_rejected/#", "safewalk/bob/status"])
     func aWalkerCannotReadOthers(filter: String) async throws {
         let broker = try await SecuredBroker.start(users: Self.users)

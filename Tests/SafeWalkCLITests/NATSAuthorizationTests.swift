@@ -59,7 +59,9 @@ import Testing
         #expect(watchdog.contains(#""safewalk.*.escalation""#))
         let alice = try #require(entry(of: "alice", in: block))
         #expect(alice.contains(#"password: "pw-1""#))
-        #expect(alice.contains(#"publish: { allow: ["safewalk.alice.fix", "safewalk.alice.reply""#))
+        #expect(
+            alice.contains(
+                #"publish: { allow: ["safewalk.alice.fix", "safewalk.alice.reply", "safewalk.alice.reply.*""#))
         #expect(alice.contains(#""safewalk.alice.status""#))
         // A walker writes her own inputs only: not her status, not anyone else's topics.
         let alicePublishes = try #require(alice.split(separator: "\n").first { $0.contains("publish:") })
@@ -68,6 +70,32 @@ import Testing
         // Every login is MQTT only, and every service of the ACL is there.
         #expect(block.components(separatedBy: #"allowed_connection_types: ["MQTT"]"#).count - 1 == 10)
         #expect(entry(of: "contacts-store", in: block)?.contains("$CONTACTS_STORE_MQTT_PASSWORD") == true)
+    }
+
+    /// nats-server checks a publish against the subject its mappings made of it, so a right to
+    /// publish a partitioned input covers its routed form (`safewalk.alice.action.1`); nothing else
+    /// gains a level.
+    @Test func aRightToPublishAPartitionedInputCoversItsRoutedForm() throws {
+        #expect(NATSAuthorization.routedForm(of: "safewalk/alice/action") == "safewalk/alice/action/+")
+        #expect(NATSAuthorization.routedForm(of: "safewalk/%u/presence") == "safewalk/%u/presence/+")
+        #expect(NATSAuthorization.routedForm(of: "safewalk/+/position") == "safewalk/+/position/+")
+        #expect(
+            NATSAuthorization.routedForm(of: "safewalk/_escalations/received/+")
+                == "safewalk/_escalations/received/+/+")
+        for topic in ["safewalk/alice/fix", "safewalk/+/action/result", "safewalk/+/position/#", "safewalk/+/status"] {
+            #expect(NATSAuthorization.routedForm(of: topic) == nil, "\(topic)")
+        }
+        let text = try String(
+            contentsOf: SecuredBroker.repositoryRoot.appendingPathComponent("mosquitto/acl"), encoding: .utf8)
+        let block = try NATSAuthorization.block(
+            acl: try BrokerACL(parsing: text), walkers: [.init(id: WalkerID("alice"), password: "pw-1")])
+        let publishes = { (user: String) in
+            try #require(self.entry(of: user, in: block)?.split(separator: "\n").first { $0.contains("publish:") })
+        }
+        #expect(try publishes("alice").contains(#""safewalk.alice.action", "safewalk.alice.action.*""#))
+        #expect(try !publishes("alice").contains("safewalk.alice.fix.*"))
+        #expect(try publishes("location-ingest").contains(#""safewalk.*.position", "safewalk.*.position.*""#))
+        #expect(try publishes("notifier").contains(#""safewalk._escalations.received.*.*""#))
     }
 
     @Test func nothingToPublishIsDenyAllNotAnEmptyAllowList() throws {

@@ -21,14 +21,15 @@ struct ErasureResponderTests {
     }
 
     func responder(
-        _ bus: InMemoryMessageBus, erased: Erased, outcome: EraseReport.Failure? = nil
+        _ bus: InMemoryMessageBus, erased: Erased, outcome: EraseReport.Failure? = nil,
+        answers: @escaping @Sendable (WalkerID) -> Bool = { _ in true }
     ) async throws -> (ErasureResponder, RejectionReporter) {
         let logger = Logger(label: "test")
         let reporter = RejectionReporter(service: .contactsStore, prefix: prefix, bus: bus, logger: logger)
         let subscription = try await ErasureResponder.subscribe(bus: bus, prefix: prefix, service: .contactsStore)
         let responder = ErasureResponder(
             service: .contactsStore, bus: bus, prefix: prefix, subscription: subscription, reporter: reporter,
-            logger: logger, now: { 1_000 },
+            logger: logger, now: { 1_000 }, answers: answers,
             erase: { walker in
                 erased.walkers.withLock { $0.append(walker) }
                 return outcome
@@ -55,6 +56,19 @@ struct ErasureResponderTests {
         await responder.handle(request(#"{"v":1,"id":"e-1","user":"alice"}"#))
         #expect(erased.all == [alice])
         #expect(try reports(bus) == [EraseReport(id: "e-1", user: alice, ok: true)])
+    }
+
+    /// One of several partitioned watchdogs: a request about another instance's walker is that
+    /// instance's to answer, so this one neither erases nor reports (two reports could disagree).
+    @Test func aRequestAboutAWalkerItDoesNotAnswerForIsLeftAlone() async throws {
+        let bus = InMemoryMessageBus()
+        let erased = Erased()
+        let (responder, _) = try await responder(bus, erased: erased, answers: { $0.rawValue == "bob" })
+        await responder.handle(request(#"{"v":1,"id":"e-5","user":"alice"}"#))
+        #expect(erased.all.isEmpty)
+        #expect(try reports(bus).isEmpty)
+        await responder.handle(request(#"{"v":1,"id":"e-6","user":"bob"}"#))
+        #expect(try reports(bus).map(\.id) == ["e-6"])
     }
 
     @Test func aRefusalIsReportedWithItsReason() async throws {

@@ -25,7 +25,7 @@ final class ServiceHarness: Sendable {
         now: EpochSeconds = 1_000, store existing: (WatchStore, URL)? = nil,
         bus: InMemoryMessageBus = InMemoryMessageBus(),
         thresholds: SafetyThresholds = ServiceHarness.thresholds, positionWriteDelay: Double = 0,
-        receiptWait: Double? = nil, brokerLink: BrokerLink.Settings? = nil
+        receiptWait: Double? = nil, brokerLink: BrokerLink.Settings? = nil, partition: WatchdogPartition? = nil
     ) async throws {
         self.bus = bus
         clock = ManualClock(now: now)
@@ -43,7 +43,7 @@ final class ServiceHarness: Sendable {
             bus: bus, store: store, clock: clock,
             options: .init(
                 prefix: "safewalk", thresholds: thresholds, positionWriteDelay: positionWriteDelay,
-                receiptWait: receiptWait, brokerLink: brokerLink),
+                receiptWait: receiptWait, brokerLink: brokerLink, partition: partition),
             reporter: reporter, logger: logger)
         task = Task { [service] in try await service.run() }
         await service.waitUntilReady()

@@ -56,6 +56,13 @@ struct AppRulesTests {
         #expect(AppTopics.eventName(of: "safewalk/bob/status", walker: alice) == nil)
         #expect(AppTopics.eventName(of: "safewalk/alicex/status", walker: alice) == nil)
         #expect(AppTopics.eventName(of: "safewalk/alice/shared/bob/x", walker: alice) == nil)
+        // On a cluster with several watchdogs a position or presence ends in its partition.
+        #expect(AppTopics.eventName(of: "safewalk/alice/position/1", walker: alice) == "position")
+        #expect(AppTopics.eventName(of: "safewalk/alice/presence/0", walker: alice) == "presence")
+        #expect(AppTopics.eventName(of: "safewalk/alice/action/1", walker: alice) == nil, "an input, not an event")
+        #expect(AppTopics.eventName(of: "safewalk/bob/position/1", walker: alice) == nil)
+        #expect(AppTopics.readFilters(of: alice).contains("safewalk/alice/position/#"))
+        #expect(AppTopics.readFilters(of: alice).contains("safewalk/alice/status"))
     }
 
     @Test func anEventIsWrittenAsServerSentEvents() {

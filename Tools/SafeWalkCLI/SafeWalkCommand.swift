@@ -16,7 +16,7 @@ public struct SafeWalkCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             UpCommand.self, SimulateCommand.self, WatchCommand.self, UserCommand.self,
-            ContactCommand.self, CircleGroupCommand.self, NATSUsersCommand.self,
+            ContactCommand.self, CircleGroupCommand.self, NATSUsersCommand.self, NATSMappingsCommand.self,
         ])
 
     public init() {}

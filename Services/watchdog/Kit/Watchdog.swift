@@ -20,17 +20,21 @@ public enum Watchdog {
             prefix: configuration.topicPrefix, thresholds: configuration.thresholds,
             maxPayloadBytes: settings.maxPayloadBytes, walkStallAfter: settings.walkStallAfter,
             positionWriteDelay: settings.positionWriteDelay, receiptWait: settings.receiptWait,
-            brokerLink: settings.brokerCutAfter > 0 ? BrokerLink.Settings(cutAfter: settings.brokerCutAfter) : nil)
+            brokerLink: settings.brokerCutAfter > 0 ? BrokerLink.Settings(cutAfter: settings.brokerCutAfter) : nil,
+            partition: settings.partition)
         let service = WatchdogService(
             bus: context.bus, store: WatchStore(database: database), clock: clock,
             options: options, reporter: reporter, logger: context.logger)
+        if let partition = settings.partition {
+            context.logger.notice("watching one partition of the walkers", metadata: ["partition": "\(partition)"])
+        }
         try await service.subscribeInputs()
         // Last in the list, so the group stops it first: no erasure waits on a stopped loop.
         let erasure = ErasureResponder(
             service: .watchdog, bus: context.bus, prefix: configuration.topicPrefix,
             subscription: try await ErasureResponder.subscribe(
                 bus: context.bus, prefix: configuration.topicPrefix, service: .watchdog),
-            reporter: reporter, logger: context.logger, erase: service.erase)
+            reporter: reporter, logger: context.logger, answers: { service.answers(for: $0) }, erase: service.erase)
         return [service, erasure]
     }
 }

@@ -32,11 +32,15 @@ public final class WatchdogService: Service, Sendable {
         /// (``BrokerLink``). nil (the default here, for tests that move a manual clock with no
         /// broker to hear from) lets them run whatever the link does.
         public var brokerLink: BrokerLink.Settings?
+        /// `SAFEWALK_WATCHDOG_PARTITION(S)`: this instance's share of the walkers on a cluster with
+        /// several watchdogs; nil reads every walker's inputs.
+        public var partition: WatchdogPartition?
 
         public init(
             prefix: String, thresholds: SafetyThresholds, maxPayloadBytes: Int = 16 * 1024,
             pinHasher: PINHasher = PINHasher(), walkStallAfter: Double = WatchMachine.defaultWalkStallAfter,
-            positionWriteDelay: Double = 0, receiptWait: Double? = nil, brokerLink: BrokerLink.Settings? = nil
+            positionWriteDelay: Double = 0, receiptWait: Double? = nil, brokerLink: BrokerLink.Settings? = nil,
+            partition: WatchdogPartition? = nil
         ) {
             self.prefix = prefix
             self.thresholds = thresholds
@@ -46,6 +50,7 @@ public final class WatchdogService: Service, Sendable {
             self.positionWriteDelay = positionWriteDelay
             self.receiptWait = receiptWait
             self.brokerLink = brokerLink
+            self.partition = partition
         }
     }
 
@@ -76,8 +81,8 @@ public final class WatchdogService: Service, Sendable {
         self.logger = logger
         let receipts = options.receiptWait.map {
             ReceiptWatcher(
-                bus: bus, store: store, clock: clock, prefix: options.prefix, firstWait: $0, reporter: reporter,
-                logger: logger)
+                bus: bus, store: store, clock: clock, prefix: options.prefix, partition: options.partition,
+                firstWait: $0, reporter: reporter, logger: logger)
         }
         self.receipts = receipts
         // The publisher's one PUBACK observer: the caller's (benchmarks), and the start of each
@@ -92,12 +97,22 @@ public final class WatchdogService: Service, Sendable {
         publisher = OutboxPublisher(bus: bus, store: store, clock: clock, logger: logger, observer: acknowledged)
     }
 
-    /// The input topics: every walker's position, reply, action and presence, and the monitoring
-    /// desk's close (`_desk/close`, from `web` only).
-    public static func filters(prefix: String) -> [String] {
+    /// The input topics: every walker's position, reply, action and presence (only the walkers
+    /// routed to `partition`, when there is one), and the monitoring desk's close (`_desk/close`,
+    /// from `web` only, which every instance reads: ``answersDesk(for:)``).
+    public static func filters(prefix: String, partition: WatchdogPartition? = nil) -> [String] {
         [Topic.Kind.position, .reply, .action, .presence].map {
-            TopicFilter.every($0, prefix: prefix).rawValue
+            TopicFilter.watchdogInput($0, partition: partition, prefix: prefix).rawValue
         } + [Topic.deskClose.name(prefix: prefix)]
+    }
+
+    /// Whether this instance answers a request about `walker` that every instance reads (the
+    /// desk's close, an erasure): the one the engine routes the walker to; nil (an unreadable
+    /// request, answered `refused`) is answered by partition 0 alone.
+    public func answers(for walker: WalkerID?) -> Bool {
+        guard let partition = options.partition else { return true }
+        guard let walker else { return partition.index == 0 }
+        return partition.owns(walker)
     }
 
     /// Erases what the watchdog keeps about `walker` (docs/CONTRACT.md, "Accounts"): refused
@@ -121,7 +136,7 @@ public final class WatchdogService: Service, Sendable {
     public func subscribeInputs() async throws {
         guard subscriptions.withLock({ $0 == nil }) else { return }
         var made: [MQTTSubscription] = []
-        for filter in Self.filters(prefix: options.prefix) {
+        for filter in Self.filters(prefix: options.prefix, partition: options.partition) {
             made.append(try await bus.subscribe(filter, qos: .atLeastOnce))
         }
         try await receipts?.subscribe()
@@ -178,6 +193,7 @@ public final class WatchdogService: Service, Sendable {
         let decoder = InputDecoder(prefix: options.prefix, maxBytes: options.maxPayloadBytes)
         let deskTopic = Topic.deskClose.name(prefix: options.prefix)
         let composer = OutboxComposer(prefix: options.prefix)
+        var misrouted = MisroutedInputs()
         let pinChecker = PINChecker(hasher: options.pinHasher)
         let batchTimer = Metrics.Timer(label: "safewalk_watchdog_batch_seconds")
         var link = options.brokerLink.map { BrokerLink(settings: $0, heardAt: clock.now()) }
@@ -243,15 +259,22 @@ public final class WatchdogService: Service, Sendable {
                 for message in messages {
                     if message.topic == deskTopic {
                         // The walker is the payload's; a refusal is answered after the commit.
+                        // Every instance reads the desk's close; one answers it.
                         switch DeskCloseIntake.read(message.payload) {
-                        case .success(let close): record(close.walker, engine.closeForDesk(close, now: now))
-                        case .failure(let rejection): rejections.append(rejection)
+                        case .success(let close) where answers(for: close.walker):
+                            record(close.walker, engine.closeForDesk(close, now: now))
+                        case .success: break
+                        case .failure(let rejection) where answers(for: nil): rejections.append(rejection)
+                        case .failure: break
                         }
                         continue
                     }
                     do {
                         guard case .event(let walker, var event) = try decoder.decode(message, now: now) else {
                             continue
+                        }
+                        if !answers(for: walker) {
+                            misrouted.note(walker, partition: options.partition, logger: logger)
                         }
                         if case .action(let action, var check) = event, PINChecker.applies(to: action) {
                             // PINs are checked here, against the hashes as they stand after every

@@ -27,10 +27,13 @@ public enum AppTopics {
         inputs.compactMap { Topic($0, walker: walker)?.name(prefix: prefix) }
     }
 
-    /// Filters the app reads for `walker`: its read topics and `{prefix}/{w}/shared/+`.
+    /// Filters the app reads for `walker`: its read topics and `{prefix}/{w}/shared/+`. A
+    /// partitioned kind (`position`, `presence`) is read with a trailing `/#`, which also matches
+    /// the partition level a cluster with several watchdogs appends (``Topic/Kind/isPartitioned``).
     public static func readFilters(of walker: WalkerID, prefix: String = Topic.defaultPrefix) -> [String] {
-        reads.compactMap { Topic($0, walker: walker)?.name(prefix: prefix) }
-            + ["\(prefix)/\(walker)/\(sharedLevel)/+"]
+        reads.compactMap { kind in
+            Topic(kind, walker: walker).map { $0.name(prefix: prefix) + (kind.isPartitioned ? "/#" : "") }
+        } + ["\(prefix)/\(walker)/\(sharedLevel)/+"]
     }
 
     /// The SSE event name of a message on `topic` for `walker`: the levels after `{prefix}/{w}/`
@@ -40,6 +43,12 @@ public enum AppTopics {
         guard topic.hasPrefix(base) else { return nil }
         let rest = String(topic.dropFirst(base.count))
         if reads.contains(where: { $0.path == rest }) { return rest }
+        // A routed partitioned kind (`position/1`) is the kind's event.
+        if let parsed = Topic.parse(topic, prefix: prefix), parsed.walker == walker, parsed.kind.isPartitioned,
+            reads.contains(parsed.kind)
+        {
+            return parsed.kind.path
+        }
         let levels = rest.split(separator: "/", omittingEmptySubsequences: false)
         if levels.count == 2, levels[0] == sharedLevel, WalkerID(validating: String(levels[1])) != nil { return rest }
         return nil

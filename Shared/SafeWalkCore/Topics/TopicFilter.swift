@@ -24,7 +24,27 @@ public struct TopicFilter: Hashable, Sendable, CustomStringConvertible {
     /// `{prefix}/{path}/+` for a service kind (every service's status) or a service-only walker
     /// kind (every walker's incident), `owntracks/+/+` for every OwnTracks device of every user,
     /// `{prefix}/{path}` for the one topic of a system kind.
+    ///
+    /// A partitioned kind (``Topic/Kind/isPartitioned``) gets a trailing `/#`, which matches the
+    /// topic itself and its routed form on a cluster with several watchdogs
+    /// (`{prefix}/+/position/#`).
     public static func every(_ kind: Topic.Kind, prefix: String = Topic.defaultPrefix) -> TopicFilter {
+        let exact = exactly(kind, prefix: prefix)
+        return kind.isPartitioned ? TopicFilter(trusted: exact.rawValue + "/#") : exact
+    }
+
+    /// What one watchdog reads of a partitioned `kind`: with no partition (one watchdog), exactly
+    /// the kind's topics; instance K of several, the engine's routed form, `{prefix}/+/action/K`.
+    public static func watchdogInput(
+        _ kind: Topic.Kind, partition: WatchdogPartition?, prefix: String = Topic.defaultPrefix
+    ) -> TopicFilter {
+        let exact = exactly(kind, prefix: prefix)
+        guard let partition, kind.isPartitioned else { return exact }
+        return TopicFilter(trusted: exact.rawValue + "/" + partition.level)
+    }
+
+    /// Every topic of `kind`, as published (no partition level).
+    private static func exactly(_ kind: Topic.Kind, prefix: String) -> TopicFilter {
         switch kind.scope {
         case .walker: TopicFilter(trusted: "\(prefix)/+/\(kind.path)")
         case .service, .servicesAboutWalker: TopicFilter(trusted: "\(prefix)/\(kind.path)/+")

@@ -120,6 +120,18 @@ extension Topic {
         /// Whether topics of this kind exist once per walker, under `{prefix}/{w}/`.
         public var isPerWalker: Bool { scope == .walker }
 
+        /// The watchdog's per-walker inputs. On a cluster with several watchdogs the engine routes
+        /// each to the walker's ``WatchdogPartition`` by appending it as a last level
+        /// (`{prefix}/{w}/action/1`, `{prefix}/_escalations/received/{w}/1`), so every other
+        /// reader of these kinds subscribes with a trailing `/#` (``TopicFilter/every(_:prefix:)``)
+        /// and ``Topic/parse(_:prefix:)`` accepts the level. Publishers never write it.
+        public var isPartitioned: Bool {
+            switch self {
+            case .position, .reply, .action, .presence, .escalationReceived: true
+            default: false
+            }
+        }
+
         /// The kind of `scope` whose ``path`` is `path`, if any.
         public init?(_ scope: Scope, path: String) {
             guard let kind = Self.byPath[scope]?[path] else { return nil }

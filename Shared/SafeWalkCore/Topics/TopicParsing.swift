@@ -22,6 +22,15 @@ extension Topic {
     /// a service path does, and no service path is a service-only walker path, so no two readings
     /// both succeed.
     private static func parseUnderPrefix(_ rest: [String]) -> Topic? {
+        if let topic = parseUnpartitioned(rest) { return topic }
+        // A partitioned input as the engine routed it, its partition last (``Kind/isPartitioned``).
+        guard rest.count >= 3, let last = rest.last, WatchdogPartition.isLevel(last),
+            let topic = parseUnpartitioned(Array(rest.dropLast())), topic.kind.isPartitioned
+        else { return nil }
+        return topic
+    }
+
+    private static func parseUnpartitioned(_ rest: [String]) -> Topic? {
         guard rest.count >= 2, let last = rest.last else { return nil }
         if let kind = Kind(.system, path: rest.joined(separator: "/")) { return Topic(system: kind) }
         let head = rest.dropLast().joined(separator: "/")

@@ -87,7 +87,8 @@ public enum NATSAuthorization {
         var subscribe: [String] = []
         for rule in rules {
             guard let subjects = subjects(of: rule.topic) else { throw .untranslatable(user: user, topic: rule.topic) }
-            if rule.access.writes { publish += subjects.filter { !publish.contains($0) } }
+            let routed = routedForm(of: rule.topic).flatMap { Self.subjects(of: $0) } ?? []
+            if rule.access.writes { publish += (subjects + routed).filter { !publish.contains($0) } }
             if rule.access.reads { subscribe += subjects.filter { !subscribe.contains($0) } }
         }
         return """
@@ -101,6 +102,21 @@ public enum NATSAuthorization {
                   }
                 }
             """
+    }
+
+    /// `topic/+` when `topic` names a partitioned input exactly (``Topic/Kind/isPartitioned``:
+    /// `safewalk/%u/action`, `safewalk/+/position`), else nil. nats-server checks a publish
+    /// against the subject its mappings made of it (2.15.1: alice's action was refused as
+    /// `safewalk.alice.action.1` while she had only `safewalk.alice.action`), so a right to publish
+    /// such an input must cover its routed form, on a cluster with several watchdogs
+    /// (`safewalk nats-mappings`). The level it adds is the walker's own partition, or another the
+    /// device chose by publishing there itself: still the walker's own input, which the watchdog
+    /// of that partition handles and counts as misrouted.
+    static func routedForm(of topic: String) -> String? {
+        let sample = topic.split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0 == "+" || $0 == "%u" ? "w" : String($0) }.joined(separator: "/")
+        guard let parsed = Topic.parse(sample), parsed.kind.isPartitioned, parsed.name() == sample else { return nil }
+        return topic + "/+"
     }
 
     /// NATS reads an empty `allow` list as no limit at all: a user with nothing to publish (or to

@@ -19,6 +19,7 @@ final class ReceiptWatcher: Sendable {
     private let store: WatchStore
     private let clock: any WatchClock
     private let prefix: String
+    private let partition: WatchdogPartition?
     private let reporter: RejectionReporter
     private let logger: Logger
     /// The waits and the alarm that wakes for the next, changed together under one lock, so a
@@ -29,23 +30,26 @@ final class ReceiptWatcher: Sendable {
     private let receipts = Counter(label: "safewalk_watchdog_escalation_receipts_total")
 
     init(
-        bus: any MessageBus, store: WatchStore, clock: any WatchClock, prefix: String, firstWait: Double,
-        reporter: RejectionReporter, logger: Logger
+        bus: any MessageBus, store: WatchStore, clock: any WatchClock, prefix: String,
+        partition: WatchdogPartition? = nil, firstWait: Double, reporter: RejectionReporter, logger: Logger
     ) {
         self.bus = bus
         self.store = store
         self.clock = clock
         self.prefix = prefix
+        self.partition = partition
         self.reporter = reporter
         self.logger = logger
         state = Mutex((EscalationReceipts(firstWait: firstWait), nil))
     }
 
-    /// Subscribed with the watchdog's inputs, before `online`.
+    /// Subscribed with the watchdog's inputs, before `online`: the receipts of this instance's
+    /// walkers only, when there is a partition (the engine routes each to the walker's).
     func subscribe() async throws {
         guard subscription.withLock({ $0 == nil }) else { return }
         let made = try await bus.subscribe(
-            TopicFilter.every(.escalationReceived, prefix: prefix).rawValue, qos: .atLeastOnce)
+            TopicFilter.watchdogInput(.escalationReceived, partition: partition, prefix: prefix).rawValue,
+            qos: .atLeastOnce)
         subscription.withLock { $0 = made }
     }
 
