@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Issue 23, item 1, first part (docs/SCALING.md, "The five services on the cluster"): three NATS
+# Issue 23, items 1 and 2 (docs/SCALING.md, "The five services on the cluster"): three NATS
 # nodes with JetStream and MQTT on loopback, and SafeWalk's five services as they are, each an
 # MQTT 3.1.1 client with a home node and the other two to fail over to (SAFEWALK_MQTT_FAILOVER):
-# watchdog and notifier on node 1, location-ingest and contacts-store on node 2, companion-chat on
-# node 3. A walker on node 3 adds a contact, sends a fix and asks for help; the escalation, the
-# alert and its device delivery must be seen on node 2. Then node 1 is SIGKILLed: the watchdog
-# and the notifier must move to another node and find their persistent sessions there, and
+# two watchdogs (partitions 0 and 1 of 2: the nodes route each walker's inputs to one, by
+# `safewalk nats-mappings`) and the notifier on node 1, location-ingest and contacts-store on
+# node 2, companion-chat on node 3. A walker on node 3 adds a contact, sends a fix and asks for
+# help; the escalation, the alert and its device delivery must be seen on node 2. A second walker,
+# routed to the other partition, asks for help too: each watchdog holds exactly its own walker.
+# Then node 1 is SIGKILLed: the watchdogs and the notifier must move to another node and find
+# their persistent sessions there, and
 # while node 1 is still down the walker answers "I'm safe" and asks for help again: the second
 # cry must escalate as a new incident and alert the phone, during the outage, not after it.
 # Node 1 then comes back and rejoins. Every login has the rights mosquitto/acl gives it on the
 # single box, in NATS's own permission model (`safewalk nats-users`): a second walker can neither
 # read the first's topics nor add to her contacts, and a third, added while the cluster runs
 # (the nodes reload their users), connects at once. .ci/run runs it (debug build, ~1.5 minutes).
+# Walkers and partitions: alice is routed to partition 1, bob and carol to 0.
 #
 #   scripts/cluster-stack.sh        (needs nats-server and mosquitto-clients; CONFIGURATION=debug|release)
 set -uo pipefail
@@ -59,36 +63,46 @@ start_node() {  # i: the node's own config names $work, so cleanup finds it
     setsid nats-server -c "$work/nats$1.conf" >> "$work/nats$1.log" 2>&1 &
     disown $!  # killed on purpose: no job notice
 }
+# Each walker's watchdog inputs routed to one of two partitions (WatchdogPartition).
+"$bin/safewalk" nats-mappings --watchdogs 2 > "$work/mappings.conf" || exit 1
 for i in 1 2 3; do
-    nats_node_config $i 'include "users.conf"'
+    nats_node_config $i $'include "users.conf"\ninclude "mappings.conf"'
     start_node $i
 done
 V=(-V mqttv311 -h 127.0.0.1)
 mqtt_ready "${mqtt[@]}" || { nats_logs_tail; exit 1; }
 say "three NATS nodes, MQTT on ${mqtt[*]}; data in $work"
 
-start_service() {  # service node: that node first, the other two to fail over to
-    mkdir -p "$work/$1"
-    local others="" i
-    for i in 1 2 3; do [ "$i" = "$2" ] || others+="${others:+,}127.0.0.1:${mqtt[$((i - 1))]}"; done
-    SAFEWALK_MQTT_PORT=${mqtt[$(($2 - 1))]} SAFEWALK_MQTT_FAILOVER=$others SAFEWALK_DATA_DIR="$work/$1" \
-        SAFEWALK_MQTT_USERNAME=$1 SAFEWALK_MQTT_PASSWORD=$(password_of "$1") setsid "$bin/$1" > "$work/$1.log" 2>&1 &
+# service node [instance [VAR=value...]]: that node first, the other two to fail over to; an
+# instance has its own data directory and log ($work/instance, $work/instance.log).
+start_service() {
+    local service=$1 node=$2 instance=${3:-$1} others="" i
+    shift $(($# < 3 ? $# : 3))
+    mkdir -p "$work/$instance"
+    for i in 1 2 3; do [ "$i" = "$node" ] || others+="${others:+,}127.0.0.1:${mqtt[$((i - 1))]}"; done
+    env SAFEWALK_MQTT_PORT="${mqtt[$((node - 1))]}" SAFEWALK_MQTT_FAILOVER="$others" SAFEWALK_DATA_DIR="$work/$instance" \
+        SAFEWALK_MQTT_USERNAME="$service" SAFEWALK_MQTT_PASSWORD="$(password_of "$service")" "$@" \
+        setsid "$bin/$service" > "$work/$instance.log" 2>&1 &
     service_pids+=($!)
     disown $!
 }
-start_service watchdog 1
+watchdogs=(watchdog-0 watchdog-1)
+for k in 0 1; do
+    start_service watchdog 1 "watchdog-$k" SAFEWALK_WATCHDOG_PARTITIONS=2 SAFEWALK_WATCHDOG_PARTITION=$k \
+        SAFEWALK_MQTT_CLIENT_ID="safewalk-watchdog-$k"
+done
 start_service notifier 1
 start_service location-ingest 2
 start_service contacts-store 2
 start_service companion-chat 3
-for service in watchdog notifier location-ingest contacts-store companion-chat; do
+for service in "${watchdogs[@]}" notifier location-ingest contacts-store companion-chat; do
     deadline=$((SECONDS + 60))
     until grep -q "connected to broker" "$work/$service.log" 2> /dev/null; do
         [ $SECONDS -ge $deadline ] && { say "$service never connected: $(tail -3 "$work/$service.log")"; exit 1; }
         sleep 0.5
     done
 done
-say "five services connected: watchdog, notifier → node 1; location-ingest, contacts-store → node 2; companion-chat → node 3"
+say "five services connected: two watchdogs, notifier → node 1; location-ingest, contacts-store → node 2; companion-chat → node 3"
 
 # IDLE_SECONDS=N (not in CI): the three nodes' CPU over N seconds while the five services sit
 # connected and nothing is sent, after 10 s for their sessions to settle: what the services'
@@ -107,20 +121,24 @@ fi
 
 # The walker's phone on node 3 sends until the broker acknowledges, as the app does: right after a
 # node's loss NATS may drop a connection while JetStream elects its leaders again.
-phone() {
-    local tries=0
-    until mosquitto_pub "${V[@]}" -p "${mqtt[2]}" "${alice[@]}" -q 1 -t "safewalk/alice/$1" -m "$2" 2> /dev/null; do
+phone() {  # kind payload [login...]: alice's unless another is given
+    local tries=0 kind=$1 payload=$2
+    shift 2
+    local login=("${@}")
+    [ ${#login[@]} -gt 0 ] || login=("${alice[@]}")
+    until mosquitto_pub "${V[@]}" -p "${mqtt[2]}" "${login[@]}" -q 1 -t "safewalk/${login[1]}/$kind" -m "$payload" 2> /dev/null; do
         tries=$((tries + 1))
-        [ $tries -ge 30 ] && { say "the phone could not send $1 in 30 tries"; return 1; }
+        [ $tries -ge 30 ] && { say "the phone could not send $kind in 30 tries"; return 1; }
         sleep 1
     done
-    [ $tries -eq 0 ] || say "the phone sent $1 after $tries failed tries"
+    [ $tries -eq 0 ] || say "the phone sent $kind after $tries failed tries"
 }
 # What of alice's is seen from node 2 (QoS 0: no JetStream consumer): her own topics, with her
-# own login, and her escalations, which her device may not read, with the operator's.
+# own login, and her escalations, which her device may not read, with the operator's. Her position
+# is read as `position/#`: the nodes append her watchdog partition to it.
 watch_on_node2() {  # seconds file
     local own=() kind
-    for kind in contacts position status alert delivery; do own+=(-t "safewalk/alice/$kind"); done
+    for kind in contacts position/# status alert delivery; do own+=(-t "safewalk/alice/$kind"); done
     : > "$2"  # both append: a writer that does not would write over the other's lines
     mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${alice[@]}" -q 0 -v "${own[@]}" -W "$1" >> "$2" 2> /dev/null &
     watchers=($!)
@@ -140,8 +158,8 @@ phone action '{"action":"needHelp","id":"a1","note":"Someone is following me","v
 wait "${watchers[@]}"
 grep -q '^safewalk/alice/contacts {"contacts":\[{"dialable":true' "$work/first.out"
 check "contacts" $? "contacts-store (node 2) stored the contact sent on node 3"
-grep -q '^safewalk/alice/position ' "$work/first.out"
-check "position" $? "location-ingest (node 2) published the fix sent on node 3"
+grep -q '^safewalk/alice/position/1 ' "$work/first.out"
+check "position" $? "location-ingest (node 2) published the fix sent on node 3; alice read it as routed to partition 1"
 first=$(first_incident "$work/first.out")
 [ -n "$first" ]
 check "escalation" $? "the watchdog (node 1) escalated the cry for help sent on node 3 (incident ${first:-none})"
@@ -165,6 +183,23 @@ alices=$(mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${alice[@]}" -q 0 -t safewalk/
 [[ $bobs == *Sam* && $alices == *Mom* && $alices != *Mallory* ]]
 check "isolation: writing" $? "bob's own contact was stored; his contact for alice was not (alice's list: $alices)"
 
+# The partitions: bob, routed to partition 0, asks for help too. Each watchdog escalates its own
+# walker and holds exactly that one watch (each has its own SQLite file).
+mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${operator[@]}" -q 0 -v -t safewalk/bob/escalation -C 1 -W 15 \
+    > "$work/bob.out" 2> /dev/null &
+bob_watcher=$!
+sleep 1
+phone action '{"action":"needHelp","id":"b1","v":1}' "${bob[@]}"
+wait $bob_watcher
+held() {  # instance: the walkers whose watches it stored, read with Python's sqlite3 (no CLI needed)
+    python3 -c 'import sqlite3, sys; print(" ".join(r[0] for r in sqlite3.connect(sys.argv[1]).execute("SELECT walker FROM watch ORDER BY walker")))' \
+        "$work/$1/watchdog.sqlite"
+}
+held0=$(held watchdog-0)
+held1=$(held watchdog-1)
+grep -q '^safewalk/bob/escalation ' "$work/bob.out" && [ "$held0" = bob ] && [ "$held1" = alice ]
+check "partitions" $? "bob's cry escalated; watchdog 0 holds the watch of [$held0], watchdog 1 of [$held1] (the engine routes bob to 0, alice to 1)"
+
 # A walker added while the cluster runs: carol joins the users file, every node reloads it, and
 # her phone on node 3 sends a fix as soon as a node accepts her; location-ingest's position for
 # it reaches her on node 2.
@@ -182,7 +217,7 @@ until mosquitto_pub "${V[@]}" -p "${mqtt[2]}" "${carol[@]}" -q 1 -t safewalk/car
     sleep 0.1
 done
 took=$(python3 -c "print(f'{$(date +%s.%N) - $reloaded_at:.2f}')")
-position=$(mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${carol[@]}" -q 0 -t safewalk/carol/position -C 1 -W 10 2> /dev/null)
+position=$(mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${carol[@]}" -q 0 -t 'safewalk/carol/position/#' -C 1 -W 10 2> /dev/null)
 [ $before != 0 ] && [ $refused -lt 100 ] && [[ $position == *30.2849* ]]
 check "new login" $? "carol, refused before, had her fix acknowledged ${took} s after the reload signals ($refused refusals first) and her position reached her on node 2"
 
@@ -191,24 +226,32 @@ killed_at=$(date +%s.%N)
 pkill -9 -f "nats-server -c $work/nats1.conf"
 moved() { grep -q "moving to another broker node" "$work/$1.log"; }
 deadline=$((SECONDS + 60))
-until moved watchdog && moved notifier; do
+until moved watchdog-0 && moved watchdog-1 && moved notifier; do
     [ $SECONDS -ge $deadline ] && break
     sleep 0.1
 done
-moved watchdog && moved notifier
-check "failover" $? "the watchdog and the notifier moved to $(grep 'connected to broker' "$work/watchdog.log" | tail -1 | sed -n 's/.*node=\([^ ]*\).*/\1/p') while node 1 is down, $(python3 -c "print(f'{$(date +%s.%N) - $killed_at:.1f}')") s after the SIGKILL"
+moved watchdog-0 && moved watchdog-1 && moved notifier
+check "failover" $? "both watchdogs and the notifier moved (watchdog 1 to $(grep 'connected to broker' "$work/watchdog-1.log" | tail -1 | sed -n 's/.*node=\([^ ]*\).*/\1/p')) while node 1 is down, $(python3 -c "print(f'{$(date +%s.%N) - $killed_at:.1f}')") s after the SIGKILL"
 phone action '{"action":"imSafe","id":"a2","v":1}'
 sleep 2
-watch_on_node2 20 "$work/second.out"
+# Up to 40 s for the alert: right after a node's loss JetStream elects leaders again for every
+# consumer, and a service's subscriptions are granted only then (one run in five here took longer
+# than 20 s). The watchers stop as soon as the alert is there.
+watch_on_node2 40 "$work/second.out"
 phone action '{"action":"needHelp","id":"a3","v":1}'
-wait "${watchers[@]}"
+deadline=$((SECONDS + 40))
+until grep -q '^safewalk/alice/alert ' "$work/second.out" || [ $SECONDS -ge $deadline ]; do sleep 0.5; done
+sleep 1  # the delivery reports that follow the alert
+kill "${watchers[@]}" 2> /dev/null
+wait "${watchers[@]}" 2> /dev/null
+alerted_after=$((SECONDS - deadline + 40))
 second=$(first_incident "$work/second.out")
 [ -n "$second" ] && [ "$second" != "$first" ]
 check "during node 1's outage" $? "the second cry escalated as a new incident (${second:-none}): the I'm-safe had ended the first"
 grep -q '^safewalk/alice/alert {"actions":\[{"title":"Call' "$work/second.out"
-check "alert during the outage" $? "the notifier alerted the phone from the node it moved to"
-[ "$(grep -c "sessionPresent=true" "$work/watchdog.log")" -ge 1 ]
-check "session" $? "the watchdog found its persistent session on the node it moved to"
+check "alert during the outage" $? "the notifier alerted the phone from the node it moved to (within ${alerted_after} s of the cry)"
+[ "$(grep -c "sessionPresent=true" "$work/watchdog-0.log")" -ge 1 ] && [ "$(grep -c "sessionPresent=true" "$work/watchdog-1.log")" -ge 1 ]
+check "session" $? "each watchdog found its persistent session on the node it moved to"
 start_node 1
 mqtt_ready "${mqtt[0]}"
 check "node 1 back" $? "node 1 rejoined the cluster and acknowledges a QoS 1 publish"
