@@ -215,7 +215,7 @@ let package = Package(
         // The benchmarks' command lines (misspelt options are errors) and their shared measuring.
         .testTarget(name: "BenchmarkTests",
                     dependencies: ["watchdog-bench", "location-ingest-bench", "e2e-load-bench", "web-bench", "circle-bench",
-                                   "BenchSupport",
+                                   "BenchSupport", "SafeWalkCore",
                                    argumentParser],
                     swiftSettings: strict),
     ] + serviceTargets + benchmarkTargets + [e2eLoadBench, pagesBench, circleBench] + webTargets

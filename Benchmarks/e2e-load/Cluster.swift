@@ -10,13 +10,15 @@ import TestSupport
 actor Cluster {
     static let services: [ServiceName] = [.locationIngest, .watchdog, .companionChat, .notifier, .contactsStore]
 
-    /// Each service's home node on NATS, as in scripts/cluster-stack.sh: the watchdog and the
-    /// notifier share node 0, the node the cluster fault kills.
-    static func homeNode(_ service: ServiceName) -> Int {
-        switch service {
-        case .watchdog, .notifier: 0
-        case .companionChat: 2
-        default: 1
+    /// Each instance's home node on NATS, as in scripts/cluster-stack.sh: the watchdog and the
+    /// notifier share node 0, the node the cluster fault kills; of several watchdogs, partition K
+    /// is at home on node K mod 3, so that a node's loss takes one partition's watchdog with it.
+    static func homeNode(_ instance: Instance) -> Int {
+        if let partition = instance.partition { return partition % NATSNodes.count }
+        switch instance.service {
+        case .watchdog, .notifier: return 0
+        case .companionChat: return 2
+        default: return 1
         }
     }
 
@@ -29,9 +31,13 @@ actor Cluster {
     let gateway: FakeSMSGateway
     let root: URL
     let environment: [String: String]
-    private(set) var processes: [ServiceName: ChildProcess] = [:]
-    /// Standbys still waiting for their service's instance lock.
-    private var standbys: [ServiceName: ChildProcess] = [:]
+    /// How many watchdogs share the walkers (partitions; 1 is today's one watchdog).
+    nonisolated let watchdogs: Int
+    /// Every process of the stack, the watchdog as ``watchdogs`` partitions.
+    nonisolated var instances: [Instance] { Instance.all(Self.services, watchdogs: watchdogs) }
+    private(set) var processes: [Instance: ChildProcess] = [:]
+    /// Standbys still waiting for their instance's lock.
+    private var standbys: [Instance: ChildProcess] = [:]
     /// Data directories that are a tmpfs mount (disk-full injection), unmounted at shutdown.
     private var mounts: [URL] = []
     /// The service whose SQLite directory is the tmpfs.
@@ -41,14 +47,21 @@ actor Cluster {
     nonisolated let launcher: @Sendable (String) -> [String]
 
     /// `isolatedNodes`: on NATS, each node in a network namespace of its own (``NodeNetwork``), so
-    /// that a case can partition one.
+    /// that a case can partition one. `watchdogs` > 1: that many watchdogs, each a partition of
+    /// the walkers, routed by the nodes' mappings (NATS only: Mosquitto maps nothing).
     init(
         thresholds: Thresholds, tmpfsFor: ServiceName? = nil, onNATS: Bool = false, isolatedNodes: Bool = false,
-        launcher: @escaping @Sendable (String) -> [String] = { _ in [] }
+        watchdogs: Int = 1, launcher: @escaping @Sendable (String) -> [String] = { _ in [] }
     ) async throws {
         self.launcher = launcher
+        guard watchdogs == 1 || onNATS else {
+            throw HarnessError.processFailed("several watchdogs need the NATS nodes' partition mappings")
+        }
+        self.watchdogs = watchdogs
         if onNATS {
-            let nats = try await NATSNodes(isolated: isolatedNodes)
+            let nats = try await NATSNodes(
+                isolated: isolatedNodes,
+                mappings: watchdogs > 1 ? WatchdogPartition.natsMappings(count: watchdogs) : nil)
             (broker, self.nats, nodes) = (nil, nats, nats.mqtt)
             root = nats.directory.appendingPathComponent("services")
         } else {
@@ -68,10 +81,10 @@ actor Cluster {
         env["SAFEWALK_CHANNELS"] = "device,log,sms-http"
         env["SAFEWALK_LOG_LEVEL"] = "info"
         environment = env
-        for service in Self.services {
-            let data = databaseDirectory(service)
+        for instance in Instance.all(Self.services, watchdogs: watchdogs) {
+            let data = databaseDirectory(instance)
             try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-            if service == tmpfsFor {
+            if instance.partition == nil, instance.service == tmpfsFor {
                 try Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64m", "tmpfs", data.path])
                 mounts.append(data)
                 Cleanup.register(mount: data.path)
@@ -99,23 +112,30 @@ actor Cluster {
         """
     }
 
-    /// The service's directory: its log, and its SQLite file unless that is on a tmpfs.
-    nonisolated func dataDirectory(_ service: ServiceName) -> URL { root.appendingPathComponent(service.rawValue) }
+    /// The instance's directory: its log, and its SQLite file unless that is on a tmpfs.
+    nonisolated func dataDirectory(_ instance: Instance) -> URL { root.appendingPathComponent(instance.description) }
 
     /// `SAFEWALK_DATA_DIR`: a tmpfs mounted below the service's directory for disk-full faults, so
     /// the service's log (in its directory) still has room to say what is wrong.
-    nonisolated func databaseDirectory(_ service: ServiceName) -> URL {
-        service == tmpfsService ? dataDirectory(service).appendingPathComponent("db") : dataDirectory(service)
+    nonisolated func databaseDirectory(_ instance: Instance) -> URL {
+        instance.partition == nil && instance.service == tmpfsService
+            ? dataDirectory(instance).appendingPathComponent("db") : dataDirectory(instance)
     }
 
-    /// What every instance of `service` runs with, a standby included: one client id and one
-    /// data directory, and on NATS its home node with the others as failover.
-    private func environment(for service: ServiceName) -> [String: String] {
+    nonisolated func databaseDirectory(_ service: ServiceName) -> URL { databaseDirectory(Instance(service)) }
+
+    /// What `instance` runs with, its standby included: one client id and one data directory, its
+    /// partition, and on NATS its home node with the others as failover.
+    private func environment(for instance: Instance) -> [String: String] {
         var env = environment
-        env["SAFEWALK_MQTT_CLIENT_ID"] = "load-\(service)"
-        env["SAFEWALK_DATA_DIR"] = databaseDirectory(service).path
+        env["SAFEWALK_MQTT_CLIENT_ID"] = "load-\(instance)"
+        env["SAFEWALK_DATA_DIR"] = databaseDirectory(instance).path
+        if let partition = instance.partition {
+            env["SAFEWALK_WATCHDOG_PARTITIONS"] = "\(watchdogs)"
+            env["SAFEWALK_WATCHDOG_PARTITION"] = "\(partition)"
+        }
         if nats != nil {
-            let (node, failover) = endpoint(home: Self.homeNode(service))
+            let (node, failover) = endpoint(home: Self.homeNode(instance))
             env["SAFEWALK_MQTT_HOST"] = node.host
             env["SAFEWALK_MQTT_PORT"] = "\(node.port)"
             env["SAFEWALK_MQTT_FAILOVER"] = failover.map(\.description).joined(separator: ",")
@@ -123,11 +143,11 @@ actor Cluster {
         return env
     }
 
-    func start(_ service: ServiceName) throws {
+    func start(_ instance: Instance) throws {
         let process = try ServiceProcess.start(
-            service, broker: broker, environment: environment(for: service), dataDirectory: dataDirectory(service),
-            launcher: launcher(service.rawValue))
-        processes[service] = process
+            instance.service, broker: broker, environment: environment(for: instance),
+            dataDirectory: dataDirectory(instance), launcher: launcher(instance.service.rawValue))
+        processes[instance] = process
         Cleanup.register(process.pid)
     }
 
@@ -158,7 +178,7 @@ actor Cluster {
         guard let nats, let network = nats.network else {
             throw HarnessError.processFailed("a partition needs the NATS nodes in their own namespaces")
         }
-        let homed = Self.services.filter { Self.homeNode($0) == node }
+        let homed = instances.filter { Self.homeNode($0) == node }
         let movesBefore = homed.map { Self.moves(in: logs($0)) }
         let cut = epochNow()
         try network.partition(node)
@@ -170,11 +190,11 @@ actor Cluster {
         try await Task.sleep(for: .seconds(max(0, cut + seconds - epochNow())))
         let stayed = homed.indices.filter { Self.moves(in: logs(homed[$0])) == movesBefore[$0] }.map { homed[$0] }
         try network.heal(node)
-        say("node \(node) healed; \(homed.map(\.rawValue).joined(separator: ", ")) had moved: \(stayed.isEmpty)")
+        say("node \(node) healed; \(homed.map(\.description).joined(separator: ", ")) had moved: \(stayed.isEmpty)")
         try await nats.waitReady(node)
         guard stayed.isEmpty else {
             throw HarnessError.processFailed(
-                "\(stayed.map(\.rawValue).joined(separator: ", ")) never left node \(node) while it was cut off")
+                "\(stayed.map(\.description).joined(separator: ", ")) never left node \(node) while it was cut off")
         }
     }
 
@@ -189,31 +209,31 @@ actor Cluster {
         return (nodes[home], nodes.indices.filter { $0 != home }.map { nodes[$0] })
     }
 
-    /// A second instance of `service` on the same data directory and client id, waiting on its
+    /// A second process of `instance` on the same data directory and client id, waiting on its
     /// instance lock (`SAFEWALK_STANDBY=true`) to take over when the running one dies. Its log
-    /// is `standby/<service>.log` in the service's directory.
-    func startStandby(_ service: ServiceName) async throws {
-        var env = environment(for: service)
+    /// is `standby/<service>.log` in the instance's directory.
+    func startStandby(_ instance: Instance) async throws {
+        var env = environment(for: instance)
         env["SAFEWALK_STANDBY"] = "true"
         let process = try ServiceProcess.start(
-            service, broker: broker, environment: env,
-            dataDirectory: dataDirectory(service).appendingPathComponent("standby"),
-            launcher: launcher(service.rawValue))
-        standbys[service] = process
+            instance.service, broker: broker, environment: env,
+            dataDirectory: dataDirectory(instance).appendingPathComponent("standby"),
+            launcher: launcher(instance.service.rawValue))
+        standbys[instance] = process
         Cleanup.register(process.pid)
-        try await Self.waitForLog(process, "standing by", failure: "\(service)'s standby is not waiting")
+        try await Self.waitForLog(process, "standing by", failure: "\(instance)'s standby is not waiting")
     }
 
-    /// SIGKILL of `service`; its standby takes over. Returns the seconds from the kill until the
-    /// standby said `ready` (restored, connected, subscribed); the standby is then the service.
-    func killAndFailOver(_ service: ServiceName) async throws -> Double {
-        guard let standby = standbys.removeValue(forKey: service) else {
-            throw HarnessError.processFailed("\(service) has no standby")
+    /// SIGKILL of `instance`; its standby takes over. Returns the seconds from the kill until the
+    /// standby said `ready` (restored, connected, subscribed); the standby is then the instance.
+    func killAndFailOver(_ instance: Instance) async throws -> Double {
+        guard let standby = standbys.removeValue(forKey: instance) else {
+            throw HarnessError.processFailed("\(instance) has no standby")
         }
         let killed = epochNow()
-        await kill(service)
-        try await Self.waitForLog(standby, "] ready", failure: "\(service)'s standby did not take over")
-        processes[service] = standby
+        await kill(instance)
+        try await Self.waitForLog(standby, "] ready", failure: "\(instance)'s standby did not take over")
+        processes[instance] = standby
         return epochNow() - killed
     }
 
@@ -230,20 +250,20 @@ actor Cluster {
     }
 
     func startAll() throws {
-        for service in Self.services { try start(service) }
+        for instance in instances { try start(instance) }
     }
 
-    func signal(_ service: ServiceName, _ signal: Int32) { processes[service]?.signal(signal) }
+    func signal(_ instance: Instance, _ signal: Int32) { processes[instance]?.signal(signal) }
 
     /// SIGKILL and reap.
-    func kill(_ service: ServiceName) async {
-        guard let process = processes[service] else { return }
+    func kill(_ instance: Instance) async {
+        guard let process = processes[instance] else { return }
         process.signal(SIGKILL)
         _ = try? await process.waitForExit(within: 10)
     }
 
     func pids() async -> [(String, pid_t)] {
-        var result = Self.services.compactMap { service in processes[service].map { (service.rawValue, $0.pid) } }
+        var result = instances.compactMap { instance in processes[instance].map { (instance.description, $0.pid) } }
         if let pid = await broker?.pid { result.append(("mosquitto", pid)) }
         if let nats { result += await nats.pids }
         result.append(("fake-sms (python)", gateway.processID))
@@ -258,9 +278,9 @@ actor Cluster {
         }
         standbys = [:]
         for process in processes.values { process.signal(SIGTERM) }
-        for (service, process) in processes {
+        for (instance, process) in processes {
             if (try? await process.waitForExit(within: 20)) == nil {
-                say("\(service) did not stop within 20 s; killing it")
+                say("\(instance) did not stop within 20 s; killing it")
                 process.signal(SIGKILL)
             }
         }
@@ -276,7 +296,7 @@ actor Cluster {
         await nats?.shutdown(keep: keep)
     }
 
-    func logs(_ service: ServiceName) -> String { processes[service]?.output ?? "" }
+    func logs(_ instance: Instance) -> String { processes[instance]?.output ?? "" }
 
     @discardableResult
     static func run(_ path: String, _ arguments: [String]) throws -> Int32 {

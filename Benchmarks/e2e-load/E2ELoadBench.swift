@@ -218,7 +218,7 @@ extension Faults {
     static var names: Set<String> { Set((all(window: 90) + shortCases).map(\.name)) }
 
     /// The cases on the `--quick` plan, each also run by name.
-    static var shortCases: [Case] { [quick, clusterQuick, clusterPartition] }
+    static var shortCases: [Case] { [quick, clusterQuick, clusterPartition, clusterPartitions] }
 }
 
 extension E2ELoadBench {

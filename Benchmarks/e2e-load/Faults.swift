@@ -13,8 +13,10 @@ enum Faults {
         var onNATS = false
         /// Each NATS node in a network namespace of its own, for ``partition(_:at:seconds:)``.
         var isolatedNodes = false
-        /// Services started with a standby on the same data directory (``failOver(_:at:)``).
-        var standbys: [ServiceName] = []
+        /// How many watchdogs share the walkers, each a partition (NATS only).
+        var watchdogs = 1
+        /// Instances started with a standby on the same data directory (``failOver(_:at:)``).
+        var standbys: [Instance] = []
         var steps: [FaultStep]
     }
 
@@ -39,18 +41,18 @@ enum Faults {
 
     static func restart(_ service: ServiceName, at offset: Double) -> FaultStep {
         FaultStep(offset: offset, name: "SIGKILL \(service), restart after 2 s") { cluster in
-            await cluster.kill(service)
+            await cluster.kill(Instance(service))
             try await Task.sleep(for: .seconds(2))
-            try await cluster.start(service)
+            try await cluster.start(Instance(service))
         }
     }
 
-    /// SIGKILL of `service` with its standby waiting: nobody restarts it; the standby takes the
+    /// SIGKILL of `instance` with its standby waiting: nobody restarts it; the standby takes the
     /// instance lock, the SQLite file and the broker session over (docs/SCALING.md).
-    static func failOver(_ service: ServiceName, at offset: Double) -> FaultStep {
-        FaultStep(offset: offset, name: "SIGKILL \(service); its standby takes over") { cluster in
-            let took = try await cluster.killAndFailOver(service)
-            say(String(format: "%@'s standby ready %.2f s after the SIGKILL", service.rawValue, took))
+    static func failOver(_ instance: Instance, at offset: Double) -> FaultStep {
+        FaultStep(offset: offset, name: "SIGKILL \(instance); its standby takes over") { cluster in
+            let took = try await cluster.killAndFailOver(instance)
+            say(String(format: "%@'s standby ready %.2f s after the SIGKILL", instance.description, took))
         }
     }
 
@@ -62,9 +64,9 @@ enum Faults {
 
     static func freeze(_ service: ServiceName, at offset: Double, seconds: Double) -> FaultStep {
         FaultStep(offset: offset, name: "SIGSTOP \(service) for \(Int(seconds)) s, then SIGCONT") { cluster in
-            await cluster.signal(service, SIGSTOP)
+            await cluster.signal(Instance(service), SIGSTOP)
             try await Task.sleep(for: .seconds(seconds))
-            await cluster.signal(service, SIGCONT)
+            await cluster.signal(Instance(service), SIGCONT)
         }
     }
 
@@ -102,8 +104,14 @@ enum Faults {
             Case(name: "kill-watchdog", steps: [restart(.watchdog, at: instant)]),
             Case(name: "kill-notifier", steps: [restart(.notifier, at: instant)]),
             Case(name: "kill-ingest", steps: [restart(.locationIngest, at: instant)]),
-            Case(name: "standby-watchdog", standbys: [.watchdog], steps: [failOver(.watchdog, at: instant)]),
-            Case(name: "standby-notifier", standbys: [.notifier], steps: [failOver(.notifier, at: instant)]),
+            Case(
+                name: "standby-watchdog", standbys: [Instance(.watchdog)],
+                steps: [failOver(Instance(.watchdog), at: instant)]
+            ),
+            Case(
+                name: "standby-notifier", standbys: [Instance(.notifier)],
+                steps: [failOver(Instance(.notifier), at: instant)]
+            ),
             Case(name: "freeze-watchdog", steps: [freeze(.watchdog, at: at, seconds: 30)]),
             Case(name: "freeze-notifier", steps: [freeze(.notifier, at: at, seconds: 30)]),
             Case(name: "sms-500", steps: [smsOutage(at: at, seconds: 60)]),
@@ -127,8 +135,20 @@ enum Faults {
     /// watchdog's and notifier's node as they start, then of the watchdog and of the notifier
     /// themselves among them, each replaced by its standby, as a cluster deployment runs them.
     static let clusterQuick = Case(
-        name: "cluster-quick", onNATS: true, standbys: [.watchdog, .notifier],
-        steps: [nodeKill(at: 30, down: 8), failOver(.watchdog, at: 45), failOver(.notifier, at: 51)])
+        name: "cluster-quick", onNATS: true, standbys: [Instance(.watchdog), Instance(.notifier)],
+        steps: [
+            nodeKill(at: 30, down: 8), failOver(Instance(.watchdog), at: 45), failOver(Instance(.notifier), at: 51),
+        ])
+
+    /// Two watchdogs, each owning the walkers the nodes route to its partition (`--quick --only
+    /// cluster-partitions`, on the CI plan): SIGKILL of node 0, the home of watchdog 0 and the
+    /// notifier, as silences start to fall due, then of watchdog 1 itself, replaced by its standby.
+    /// Every due escalation must still be delivered exactly once, from whichever partition owns
+    /// its walker, and the two watchdogs' stores must hold disjoint walkers, each its own.
+    static let clusterPartitions = Case(
+        name: "cluster-partitions", onNATS: true, watchdogs: 2,
+        standbys: [Instance(.watchdog, partition: 1)],
+        steps: [nodeKill(at: 30, down: 8), failOver(Instance(.watchdog, partition: 1), at: 45)])
 
     /// The partition on the CI plan (`--quick --only cluster-partition`): node 0, where the
     /// watchdog and the notifier are at home, cut off from 25 s to 70 s, while silences fall due.
@@ -146,7 +166,7 @@ enum Faults {
             say("===== fault case \(c.name): \(c.steps.map(\.name).joined(separator: "; "))")
             let raw = try await LoadRun.execute(
                 plan: c.onNATS ? plan.forNATS : plan, baseline: nil, tmpfsFor: c.tmpfsFor, onNATS: c.onNATS,
-                isolatedNodes: c.isolatedNodes,
+                isolatedNodes: c.isolatedNodes, watchdogs: c.watchdogs,
                 standbys: c.standbys, faults: c.steps)
             let e = Evaluation(raw)
             Report.main(raw, e)

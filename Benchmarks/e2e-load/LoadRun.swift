@@ -61,13 +61,14 @@ enum LoadRun {
 
     static func execute(
         plan: LoadPlan, baseline: (seconds: Double, burst: Int)?, tmpfsFor: ServiceName? = nil,
-        onNATS: Bool = false, isolatedNodes: Bool = false, standbys: [ServiceName] = [],
+        onNATS: Bool = false, isolatedNodes: Bool = false, watchdogs: Int = 1, standbys: [Instance] = [],
         faults: [FaultStep] = []
     ) async throws -> Raw {
         var logger = Logger(label: "e2e-load")
         logger.logLevel = .error
         let cluster = try await Cluster(
-            thresholds: plan.thresholds, tmpfsFor: tmpfsFor, onNATS: onNATS, isolatedNodes: isolatedNodes)
+            thresholds: plan.thresholds, tmpfsFor: tmpfsFor, onNATS: onNATS, isolatedNodes: isolatedNodes,
+            watchdogs: watchdogs)
         let port = cluster.nodes[0].port
         say(
             "broker \(cluster.nodes.map(\.description).joined(separator: ",")), fake SMS gateway :\(cluster.gateway.port), data in \(cluster.root.path)"
@@ -99,8 +100,8 @@ enum LoadRun {
         try await cluster.startAll()
         for service in Cluster.services { try await observer.waitOnline(service, since: started - 1) }
         say(String(format: "five services online in %.1f s", epochNow() - started))
-        for service in standbys { try await cluster.startStandby(service) }
-        if !standbys.isEmpty { say("standing by: \(standbys.map(\.rawValue).joined(separator: ", "))") }
+        for instance in standbys { try await cluster.startStandby(instance) }
+        if !standbys.isEmpty { say("standing by: \(standbys.map(\.description).joined(separator: ", "))") }
         let contactsStart = epochNow()
         await fleet.addContacts()
         let expectedResults = plan.walkers * plan.contacts
@@ -169,8 +170,8 @@ enum LoadRun {
         processes.append(("e2e-load-bench (phones + observer)", bench?.cpuSeconds ?? 0, bench?.peakRSS ?? 0))
         let sms = try await cluster.gateway.stats()
         await cluster.stopServices()
-        let smsResent = resentAfterCrash(await cluster.logs(.notifier), channel: "sms-http")
-        for service in Cluster.services {
+        let smsResent = resentAfterCrash(await cluster.logs(Instance(.notifier)), channel: "sms-http")
+        for service in cluster.instances {
             // What a service said about a fault: its loud lines (critical and error), first of each.
             let lines = await cluster.logs(service).split(separator: "\n")
             let loud = lines.filter { line in
@@ -183,6 +184,14 @@ enum LoadRun {
             if let last = loud.last, loud.count > 1 { say("\(service): last: \(last.prefix(300))") }
         }
         let stored = IngestDatabase.perWalker(ingestDir)
+        if cluster.watchdogs > 1 {
+            let partitions = cluster.instances.filter { $0.partition != nil }
+            let stores = PartitionStores.walkers(in: partitions.map { cluster.databaseDirectory($0) })
+            say(
+                "watches per partition: \(stores.map { $0.map { "\($0.count)" } ?? "unreadable" }.joined(separator: " / "))"
+            )
+            for problem in PartitionStores.problems(stores) { faultsAt.failed("partitions: \(problem)") }
+        }
         let raw = Raw(
             plan: plan, baseline: baselineResult, windowStart: a, windowEnd: b,
             processes: processes.map { (name: $0.0, cpuTotal: $0.1, peakRSS: $0.2) },

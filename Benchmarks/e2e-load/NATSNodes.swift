@@ -20,8 +20,11 @@ actor NATSNodes {
     private nonisolated let clientPorts: [Int]
     private nonisolated let routePorts: [Int]
     private var processes: [Int: ChildProcess] = [:]
+    /// Subject mappings every node carries (the watchdogs' partitions), or nil.
+    private nonisolated let mappings: String?
 
-    init(isolated: Bool = false) async throws {
+    init(isolated: Bool = false, mappings: String? = nil) async throws {
+        self.mappings = mappings
         try NATSVersion.require(Self.executable)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "safewalk-nats-\(UUID().uuidString.prefix(8))")
@@ -59,6 +62,7 @@ actor NATSNodes {
           # restart 13 s late and it escalated. Clients acknowledge on receipt (libmosquitto).
           ack_wait: "5s"
         }
+        \(mappings ?? "")
         """
     }
 

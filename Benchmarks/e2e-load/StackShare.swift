@@ -17,7 +17,9 @@ struct StackShare {
         let window = raw.windowEnd.at - raw.windowStart.at
         let fixes = Double(max(raw.windowEnd.stored - raw.windowStart.stored, 1))
         func seconds(_ key: String) -> Double { (raw.windowEnd.cpu[key] ?? 0) - (raw.windowStart.cpu[key] ?? 0) }
-        let services = Self.services.map(seconds).reduce(0, +)
+        // Several watchdogs are `watchdog-0`, `watchdog-1`…: all of them the watchdog's.
+        let services = raw.windowEnd.cpu.keys.filter { Self.services.contains(Instance.serviceName(of: $0)) }
+            .map(seconds).reduce(0, +)
         // Mosquitto, or every NATS node ("nats-server 0" …): the broker is the cluster.
         let broker = raw.windowEnd.cpu.keys.filter(Self.isBroker).map(seconds).reduce(0, +)
         phonesPercent = 100 * seconds("bench") / window

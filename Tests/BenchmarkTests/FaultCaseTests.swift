@@ -1,3 +1,4 @@
+import SafeWalkCore
 import Testing
 
 @testable import e2e_load_bench
@@ -11,8 +12,39 @@ import Testing
             let expected = c.standbys.map { "SIGKILL \($0); its standby takes over" }
             #expect(failOvers.sorted() == expected.sorted(), "\(c.name)")
         }
-        #expect(Faults.clusterQuick.standbys == [.watchdog, .notifier])
+        #expect(Faults.clusterQuick.standbys == [Instance(.watchdog), Instance(.notifier)])
     }
+
+    /// Several watchdogs need the nodes' mappings: only NATS cases have them, and each partition
+    /// is an instance of its own (its own directory, client id and standby).
+    @Test func severalWatchdogsRunOnlyOnNATSEachAnInstance() {
+        for c in Faults.all(window: 90) + Faults.shortCases where c.watchdogs > 1 { #expect(c.onNATS, "\(c.name)") }
+        #expect(Faults.clusterPartitions.watchdogs == 2)
+        #expect(
+            Instance.all([.locationIngest, .watchdog], watchdogs: 2).map(\.description)
+                == ["location-ingest", "watchdog-0", "watchdog-1"])
+        #expect(Instance.all([.watchdog], watchdogs: 1).map(\.description) == ["watchdog"])
+        #expect(Instance.serviceName(of: "watchdog-1") == "watchdog")
+        #expect(Instance.serviceName(of: "location-ingest") == "location-ingest")
+        #expect(Instance.serviceName(of: "nats-server 0") == "nats-server 0")
+    }
+
+    /// After a partitioned run, each watchdog's store must hold only its own walkers, at least
+    /// one, and no walker may be in two.
+    @Test func thePartitionsStoresAreCheckedWalkerByWalker() {
+        // w0…w19 split as the engine's partition(2, walker) splits them.
+        let walkers = (0..<20).map { "w\($0)" }
+        let own = (0..<2).map { k in walkers.filter { Self.partition($0) == k } }
+        #expect(PartitionStores.problems(own.map { $0 }).isEmpty)
+        let swapped = [own[1], own[0]]
+        #expect(PartitionStores.problems(swapped).count == 2)
+        let twice = [own[0] + [own[1][0]], own[1]]
+        #expect(PartitionStores.problems(twice).contains { $0.contains("watched by watchdogs 0 and 1") })
+        #expect(PartitionStores.problems([own[0], []]).contains { $0.contains("holds no watch") })
+        #expect(PartitionStores.problems([own[0], nil]).contains { $0.contains("could not be read") })
+    }
+
+    static func partition(_ id: String) -> Int { WatchdogPartition.of(WalkerID(validating: id)!, count: 2) }
 
     /// A partition needs nodes in namespaces of their own; only those cases ask for them.
     @Test func everyPartitionRunsOnIsolatedNATSNodes() {
