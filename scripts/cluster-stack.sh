@@ -2,11 +2,12 @@
 # Issue 23, items 1 and 2 (docs/SCALING.md, "The five services on the cluster"): three NATS
 # nodes with JetStream and MQTT on loopback, and SafeWalk's five services as they are, each an
 # MQTT 3.1.1 client with a home node and the other two to fail over to (SAFEWALK_MQTT_FAILOVER):
-# two watchdogs (partitions 0 and 1 of 2: the nodes route each walker's inputs to one, by
-# `safewalk nats-mappings`) and the notifier on node 1, location-ingest and contacts-store on
-# node 2, companion-chat on node 3. A walker on node 3 adds a contact, sends a fix and asks for
+# the walkers in two partitions (the nodes route each walker's inputs to one, by `safewalk
+# nats-mappings`): two watchdogs and the notifier on node 1, location-ingest and contacts-store on
+# node 2, two companion-chats on node 3. A walker on node 3 adds a contact, sends a fix and asks for
 # help; the escalation, the alert and its device delivery must be seen on node 2. A second walker,
-# routed to the other partition, asks for help too: each watchdog holds exactly its own walker.
+# routed to the other partition, asks for help too: each watchdog holds exactly its own walker, and
+# each walker's words are answered by the companion of her partition.
 # Then node 1 is SIGKILLed: the watchdogs and the notifier must move to another node and find
 # their persistent sessions there, and
 # while node 1 is still down the walker answers "I'm safe" and asks for help again: the second
@@ -63,8 +64,8 @@ start_node() {  # i: the node's own config names $work, so cleanup finds it
     setsid nats-server -c "$work/nats$1.conf" >> "$work/nats$1.log" 2>&1 &
     disown $!  # killed on purpose: no job notice
 }
-# Each walker's watchdog inputs routed to one of two partitions (WatchdogPartition).
-"$bin/safewalk" nats-mappings --watchdogs 2 > "$work/mappings.conf" || exit 1
+# Each walker's watchdog inputs routed to one of two partitions (WalkerPartition).
+"$bin/safewalk" nats-mappings --partitions 2 > "$work/mappings.conf" || exit 1
 for i in 1 2 3; do
     nats_node_config $i $'include "users.conf"\ninclude "mappings.conf"'
     start_node $i
@@ -84,25 +85,29 @@ start_service() {
         SAFEWALK_MQTT_USERNAME="$service" SAFEWALK_MQTT_PASSWORD="$(password_of "$service")" "$@" \
         setsid "$bin/$service" > "$work/$instance.log" 2>&1 &
     service_pids+=($!)
+    pid_of[$instance]=$!  # env and setsid exec: the service's own pid
     disown $!
 }
+declare -A pid_of
 watchdogs=(watchdog-0 watchdog-1)
+companions=(companion-chat-0 companion-chat-1)
 for k in 0 1; do
-    start_service watchdog 1 "watchdog-$k" SAFEWALK_WATCHDOG_PARTITIONS=2 SAFEWALK_WATCHDOG_PARTITION=$k \
-        SAFEWALK_MQTT_CLIENT_ID="safewalk-watchdog-$k"
+    start_service watchdog 1 "watchdog-$k" SAFEWALK_PARTITIONS=2 SAFEWALK_PARTITION=$k \
+        SAFEWALK_MQTT_CLIENT_ID="safewalk-watchdog-$k" SAFEWALK_METRICS_PORT="$(free_port)"
+    start_service companion-chat 3 "companion-chat-$k" SAFEWALK_PARTITIONS=2 SAFEWALK_PARTITION=$k \
+        SAFEWALK_MQTT_CLIENT_ID="safewalk-companion-chat-$k" SAFEWALK_METRICS_PORT="$(free_port)"
 done
 start_service notifier 1
 start_service location-ingest 2
 start_service contacts-store 2
-start_service companion-chat 3
-for service in "${watchdogs[@]}" notifier location-ingest contacts-store companion-chat; do
+for service in "${watchdogs[@]}" notifier location-ingest contacts-store "${companions[@]}"; do
     deadline=$((SECONDS + 60))
     until grep -q "connected to broker" "$work/$service.log" 2> /dev/null; do
         [ $SECONDS -ge $deadline ] && { say "$service never connected: $(tail -3 "$work/$service.log")"; exit 1; }
         sleep 0.5
     done
 done
-say "five services connected: two watchdogs, notifier → node 1; location-ingest, contacts-store → node 2; companion-chat → node 3"
+say "five services connected: two watchdogs, notifier → node 1; location-ingest, contacts-store → node 2; two companion-chats → node 3"
 
 # IDLE_SECONDS=N (not in CI): the three nodes' CPU over N seconds while the five services sit
 # connected and nothing is sent, after 10 s for their sessions to settle: what the services'
@@ -142,10 +147,17 @@ watch_on_node2() {  # seconds file
     : > "$2"  # both append: a writer that does not would write over the other's lines
     mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${alice[@]}" -q 0 -v "${own[@]}" -W "$1" >> "$2" 2> /dev/null &
     watchers=($!)
-    mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${operator[@]}" -q 0 -v -t safewalk/alice/escalation -W "$1" \
-        >> "$2" 2> /dev/null &
+    mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${operator[@]}" -q 0 -v -t safewalk/alice/escalation \
+        -t safewalk/alice/status -W "$1" >> "$2" 2> /dev/null &
     watchers+=($!)
     sleep 1
+}
+# Until both watchers are subscribed: each has been sent alice's retained status. Right after a
+# node's loss a subscription waits up to 5 s while JetStream's retained-message stream elects a
+# leader, and a QoS 0 watcher misses what is published before (one run lost the alert that way).
+watchers_subscribed() {  # file
+    local deadline=$((SECONDS + 30))
+    until [ "$(grep -c '^safewalk/alice/status ' "$1")" -ge 2 ] || [ $SECONDS -ge $deadline ]; do sleep 0.2; done
 }
 fix_now() { echo "{\"v\":1,\"lat\":30.2849,\"lon\":-97.7341,\"acc\":5,\"tst\":$(date +%s)}"; }
 first_incident() { sed -n 's|^safewalk/alice/escalation .*"incident":"\([^"]*\)".*|\1|p' "$1" | head -1; }
@@ -200,6 +212,29 @@ held1=$(held watchdog-1)
 grep -q '^safewalk/bob/escalation ' "$work/bob.out" && [ "$held0" = bob ] && [ "$held1" = alice ]
 check "partitions" $? "bob's cry escalated; watchdog 0 holds the watch of [$held0], watchdog 1 of [$held1] (the engine routes bob to 0, alice to 1)"
 
+# The companions: alice's and bob's words reach the companion of each one's partition, which
+# answers on the walker's own chat (a canned answer: no model key here). Stopping companion 0 first
+# shows which one answers: bob's words then wait in its session, and alice still gets her answer.
+chat_of() {  # login...: the first chat line the walker reads on node 2 within 20 s
+    mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "$@" -q 1 -t "safewalk/${2}/chat" -C 1 -W 20 2> /dev/null
+}
+words='{"text":"Walking past the library now","tst":'$(date +%s)',"v":1}'
+companion0=${pid_of[companion-chat-0]}
+kill -STOP "$companion0"
+chat_of "${alice[@]}" > "$work/alice-chat.out" &
+alice_chat=$!
+chat_of "${bob[@]}" > "$work/bob-chat.out" &
+bob_chat=$!
+sleep 1
+phone reply "$words"
+phone reply "$words" "${bob[@]}"
+wait $alice_chat
+bob_while_stopped=$(timeout 3 mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${bob[@]}" -q 0 -t safewalk/bob/chat -C 1 -W 2 2> /dev/null)
+kill -CONT "$companion0"
+wait $bob_chat
+[ -s "$work/alice-chat.out" ] && [ -z "$bob_while_stopped" ] && [ -s "$work/bob-chat.out" ]
+check "companions" $? "alice (partition 1) was answered while companion 0 was stopped; bob (partition 0) only once it went on ($(head -c 60 "$work/bob-chat.out"))"
+
 # A walker added while the cluster runs: carol joins the users file, every node reloads it, and
 # her phone on node 3 sends a fix as soon as a node accepts her; location-ingest's position for
 # it reaches her on node 2.
@@ -234,10 +269,10 @@ moved watchdog-0 && moved watchdog-1 && moved notifier
 check "failover" $? "both watchdogs and the notifier moved (watchdog 1 to $(grep 'connected to broker' "$work/watchdog-1.log" | tail -1 | sed -n 's/.*node=\([^ ]*\).*/\1/p')) while node 1 is down, $(python3 -c "print(f'{$(date +%s.%N) - $killed_at:.1f}')") s after the SIGKILL"
 phone action '{"action":"imSafe","id":"a2","v":1}'
 sleep 2
-# Up to 40 s for the alert: right after a node's loss JetStream elects leaders again for every
-# consumer, and a service's subscriptions are granted only then (one run in five here took longer
-# than 20 s). The watchers stop as soon as the alert is there.
-watch_on_node2 40 "$work/second.out"
+# Up to 40 s for the alert: right after a node's loss JetStream elects leaders again, and a
+# service's subscriptions and retained writes wait for them. The watchers stop once it is there.
+watch_on_node2 60 "$work/second.out"
+watchers_subscribed "$work/second.out"
 phone action '{"action":"needHelp","id":"a3","v":1}'
 deadline=$((SECONDS + 40))
 until grep -q '^safewalk/alice/alert ' "$work/second.out" || [ $SECONDS -ge $deadline ]; do sleep 0.5; done

@@ -11,8 +11,9 @@ actor Cluster {
     static let services: [ServiceName] = [.locationIngest, .watchdog, .companionChat, .notifier, .contactsStore]
 
     /// Each instance's home node on NATS, as in scripts/cluster-stack.sh: the watchdog and the
-    /// notifier share node 0, the node the cluster fault kills; of several watchdogs, partition K
-    /// is at home on node K mod 3, so that a node's loss takes one partition's watchdog with it.
+    /// notifier share node 0, the node the cluster fault kills; with several partitions, watchdog
+    /// and companion K are at home on node K mod 3, so that a node's loss takes one partition's
+    /// instances with it.
     static func homeNode(_ instance: Instance) -> Int {
         if let partition = instance.partition { return partition % NATSNodes.count }
         switch instance.service {
@@ -31,10 +32,10 @@ actor Cluster {
     let gateway: FakeSMSGateway
     let root: URL
     let environment: [String: String]
-    /// How many watchdogs share the walkers (partitions; 1 is today's one watchdog).
-    nonisolated let watchdogs: Int
-    /// Every process of the stack, the watchdog as ``watchdogs`` partitions.
-    nonisolated var instances: [Instance] { Instance.all(Self.services, watchdogs: watchdogs) }
+    /// How many partitions share the walkers (1: one instance of each service).
+    nonisolated let partitions: Int
+    /// Every process of the stack, the partitioned services as ``partitions`` instances each.
+    nonisolated var instances: [Instance] { Instance.all(Self.services, partitions: partitions) }
     private(set) var processes: [Instance: ChildProcess] = [:]
     /// Standbys still waiting for their instance's lock.
     private var standbys: [Instance: ChildProcess] = [:]
@@ -47,21 +48,22 @@ actor Cluster {
     nonisolated let launcher: @Sendable (String) -> [String]
 
     /// `isolatedNodes`: on NATS, each node in a network namespace of its own (``NodeNetwork``), so
-    /// that a case can partition one. `watchdogs` > 1: that many watchdogs, each a partition of
-    /// the walkers, routed by the nodes' mappings (NATS only: Mosquitto maps nothing).
+    /// that a case can partition one. `partitions` > 1: that many watchdogs and companions, each
+    /// serving a partition of the walkers routed by the nodes' mappings (NATS only: Mosquitto
+    /// maps nothing).
     init(
         thresholds: Thresholds, tmpfsFor: ServiceName? = nil, onNATS: Bool = false, isolatedNodes: Bool = false,
-        watchdogs: Int = 1, launcher: @escaping @Sendable (String) -> [String] = { _ in [] }
+        partitions: Int = 1, launcher: @escaping @Sendable (String) -> [String] = { _ in [] }
     ) async throws {
         self.launcher = launcher
-        guard watchdogs == 1 || onNATS else {
-            throw HarnessError.processFailed("several watchdogs need the NATS nodes' partition mappings")
+        guard partitions == 1 || onNATS else {
+            throw HarnessError.processFailed("several partitions need the NATS nodes' mappings")
         }
-        self.watchdogs = watchdogs
+        self.partitions = partitions
         if onNATS {
             let nats = try await NATSNodes(
                 isolated: isolatedNodes,
-                mappings: watchdogs > 1 ? WatchdogPartition.natsMappings(count: watchdogs) : nil)
+                mappings: partitions > 1 ? WalkerPartition.natsMappings(count: partitions) : nil)
             (broker, self.nats, nodes) = (nil, nats, nats.mqtt)
             root = nats.directory.appendingPathComponent("services")
         } else {
@@ -81,7 +83,7 @@ actor Cluster {
         env["SAFEWALK_CHANNELS"] = "device,log,sms-http"
         env["SAFEWALK_LOG_LEVEL"] = "info"
         environment = env
-        for instance in Instance.all(Self.services, watchdogs: watchdogs) {
+        for instance in Instance.all(Self.services, partitions: partitions) {
             let data = databaseDirectory(instance)
             try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
             if instance.partition == nil, instance.service == tmpfsFor {
@@ -131,8 +133,8 @@ actor Cluster {
         env["SAFEWALK_MQTT_CLIENT_ID"] = "load-\(instance)"
         env["SAFEWALK_DATA_DIR"] = databaseDirectory(instance).path
         if let partition = instance.partition {
-            env["SAFEWALK_WATCHDOG_PARTITIONS"] = "\(watchdogs)"
-            env["SAFEWALK_WATCHDOG_PARTITION"] = "\(partition)"
+            env["SAFEWALK_PARTITIONS"] = "\(partitions)"
+            env["SAFEWALK_PARTITION"] = "\(partition)"
         }
         if nats != nil {
             let (node, failover) = endpoint(home: Self.homeNode(instance))

@@ -13,8 +13,8 @@ enum Faults {
         var onNATS = false
         /// Each NATS node in a network namespace of its own, for ``partition(_:at:seconds:)``.
         var isolatedNodes = false
-        /// How many watchdogs share the walkers, each a partition (NATS only).
-        var watchdogs = 1
+        /// How many partitions share the walkers: watchdogs and companions each (NATS only).
+        var partitions = 1
         /// Instances started with a standby on the same data directory (``failOver(_:at:)``).
         var standbys: [Instance] = []
         var steps: [FaultStep]
@@ -140,13 +140,15 @@ enum Faults {
             nodeKill(at: 30, down: 8), failOver(Instance(.watchdog), at: 45), failOver(Instance(.notifier), at: 51),
         ])
 
-    /// Two watchdogs, each owning the walkers the nodes route to its partition (`--quick --only
-    /// cluster-partitions`, on the CI plan): SIGKILL of node 0, the home of watchdog 0 and the
-    /// notifier, as silences start to fall due, then of watchdog 1 itself, replaced by its standby.
-    /// Every due escalation must still be delivered exactly once, from whichever partition owns
-    /// its walker, and the two watchdogs' stores must hold disjoint walkers, each its own.
+    /// Two partitions: two watchdogs and two companions, each serving the walkers the nodes route
+    /// to its partition (`--quick --only cluster-partitions`, on the CI plan). The phones answer
+    /// check-ins only once the companion of their partition has asked. SIGKILL of node 0, the
+    /// home of watchdog 0, companion 0 and the notifier, as silences start to fall due, then of
+    /// watchdog 1 itself, replaced by its standby. Every due escalation must still be delivered
+    /// exactly once, from whichever partition owns its walker, with no false alarm, and the two
+    /// watchdogs' stores must hold disjoint walkers, each its own.
     static let clusterPartitions = Case(
-        name: "cluster-partitions", onNATS: true, watchdogs: 2,
+        name: "cluster-partitions", onNATS: true, partitions: 2,
         standbys: [Instance(.watchdog, partition: 1)],
         steps: [nodeKill(at: 30, down: 8), failOver(Instance(.watchdog, partition: 1), at: 45)])
 
@@ -166,7 +168,7 @@ enum Faults {
             say("===== fault case \(c.name): \(c.steps.map(\.name).joined(separator: "; "))")
             let raw = try await LoadRun.execute(
                 plan: c.onNATS ? plan.forNATS : plan, baseline: nil, tmpfsFor: c.tmpfsFor, onNATS: c.onNATS,
-                isolatedNodes: c.isolatedNodes, watchdogs: c.watchdogs,
+                isolatedNodes: c.isolatedNodes, partitions: c.partitions,
                 standbys: c.standbys, faults: c.steps)
             let e = Evaluation(raw)
             Report.main(raw, e)

@@ -1,11 +1,11 @@
 import SafeWalkCore
 
-/// One process of the stack under test: a service, or one watchdog of several, each owning the
-/// walkers the NATS nodes route to its partition (docs/SCALING.md, "Walkers partitioned over
-/// watchdogs"). Its name (`watchdog-1`) names its data directory, log and client id.
+/// One process of the stack under test: a service, or one watchdog or companion of several, each
+/// serving the walkers the NATS nodes route to its partition (docs/SCALING.md, "Walkers
+/// partitioned"). Its name (`watchdog-1`) names its data directory, log and client id.
 struct Instance: Hashable, Sendable, CustomStringConvertible {
     let service: ServiceName
-    /// The watchdog's partition when there are several; nil for every other instance.
+    /// The partition of a partitioned service's instance when there are several; nil otherwise.
     let partition: Int?
 
     init(_ service: ServiceName, partition: Int? = nil) {
@@ -15,11 +15,15 @@ struct Instance: Hashable, Sendable, CustomStringConvertible {
 
     var description: String { partition.map { "\(service)-\($0)" } ?? service.rawValue }
 
-    /// Every instance of `services`, the watchdog as `watchdogs` partitions when more than one.
-    static func all(_ services: [ServiceName], watchdogs: Int) -> [Instance] {
+    /// The services that run one instance per partition: those that keep state per walker and
+    /// read the partitioned kinds (``Topic/Kind/isPartitioned``).
+    static let partitioned: Set<ServiceName> = [.watchdog, .companionChat]
+
+    /// Every instance of `services`, each partitioned one as `partitions` instances when more than one.
+    static func all(_ services: [ServiceName], partitions: Int) -> [Instance] {
         services.flatMap { service in
-            service == .watchdog && watchdogs > 1
-                ? (0..<watchdogs).map { Instance(service, partition: $0) } : [Instance(service)]
+            partitioned.contains(service) && partitions > 1
+                ? (0..<partitions).map { Instance(service, partition: $0) } : [Instance(service)]
         }
     }
 

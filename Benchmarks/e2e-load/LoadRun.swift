@@ -61,14 +61,14 @@ enum LoadRun {
 
     static func execute(
         plan: LoadPlan, baseline: (seconds: Double, burst: Int)?, tmpfsFor: ServiceName? = nil,
-        onNATS: Bool = false, isolatedNodes: Bool = false, watchdogs: Int = 1, standbys: [Instance] = [],
+        onNATS: Bool = false, isolatedNodes: Bool = false, partitions: Int = 1, standbys: [Instance] = [],
         faults: [FaultStep] = []
     ) async throws -> Raw {
         var logger = Logger(label: "e2e-load")
         logger.logLevel = .error
         let cluster = try await Cluster(
             thresholds: plan.thresholds, tmpfsFor: tmpfsFor, onNATS: onNATS, isolatedNodes: isolatedNodes,
-            watchdogs: watchdogs)
+            partitions: partitions)
         let port = cluster.nodes[0].port
         say(
             "broker \(cluster.nodes.map(\.description).joined(separator: ",")), fake SMS gateway :\(cluster.gateway.port), data in \(cluster.root.path)"
@@ -184,8 +184,8 @@ enum LoadRun {
             if let last = loud.last, loud.count > 1 { say("\(service): last: \(last.prefix(300))") }
         }
         let stored = IngestDatabase.perWalker(ingestDir)
-        if cluster.watchdogs > 1 {
-            let partitions = cluster.instances.filter { $0.partition != nil }
+        if cluster.partitions > 1 {
+            let partitions = cluster.instances.filter { $0.service == .watchdog && $0.partition != nil }
             let stores = PartitionStores.walkers(in: partitions.map { cluster.databaseDirectory($0) })
             say(
                 "watches per partition: \(stores.map { $0.map { "\($0.count)" } ?? "unreadable" }.joined(separator: " / "))"

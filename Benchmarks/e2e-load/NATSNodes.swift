@@ -20,7 +20,7 @@ actor NATSNodes {
     private nonisolated let clientPorts: [Int]
     private nonisolated let routePorts: [Int]
     private var processes: [Int: ChildProcess] = [:]
-    /// Subject mappings every node carries (the watchdogs' partitions), or nil.
+    /// Subject mappings every node carries (the walkers' partitions), or nil.
     private nonisolated let mappings: String?
 
     init(isolated: Bool = false, mappings: String? = nil) async throws {

@@ -48,7 +48,7 @@ final class Observer: Sendable {
             ] : []
         let filters =
             [
-                "safewalk/+/prompt", "safewalk/+/escalation", "safewalk/+/alert", "safewalk/+/contacts/result",
+                "safewalk/+/prompt/#", "safewalk/+/escalation", "safewalk/+/alert", "safewalk/+/contacts/result",
                 "safewalk/_rejected/+", "safewalk/_service/+",
             ] + sys
         for filter in filters {

@@ -3,7 +3,7 @@ import GRDB
 import SafeWalkCore
 
 /// After a run with several watchdogs: each partition's own SQLite file (`watch`, read only) must
-/// hold only walkers the engine routes to it (``WatchdogPartition/of(_:count:)``) and no walker
+/// hold only walkers the engine routes to it (``WalkerPartition/of(_:count:)``) and no walker
 /// may be in two, or a walker was watched twice. Pure over what the files hold.
 enum PartitionStores {
     /// Each partition's walkers, partition 0 first; nil for a file that could not be read.
@@ -30,7 +30,7 @@ enum PartitionStores {
             }
             if store.isEmpty { problems.append("watchdog \(index) holds no watch: nothing was routed to it") }
             let foreign = store.filter { id in
-                WalkerID(validating: id).map { WatchdogPartition.of($0, count: stores.count) != index } ?? true
+                WalkerID(validating: id).map { WalkerPartition.of($0, count: stores.count) != index } ?? true
             }
             if !foreign.isEmpty {
                 problems.append(

@@ -25,7 +25,7 @@ public struct ErasureResponder: Service {
     let logger: Logger
     let erase: Erase
     /// Whether this instance answers for the walker: all but one of several partitioned
-    /// watchdogs stay silent about another's walker (``WatchdogPartition``).
+    /// watchdogs stay silent about another's walker (``WalkerPartition``).
     let answers: @Sendable (WalkerID) -> Bool
     let now: @Sendable () -> EpochSeconds
 

@@ -15,15 +15,15 @@ import Testing
         #expect(Faults.clusterQuick.standbys == [Instance(.watchdog), Instance(.notifier)])
     }
 
-    /// Several watchdogs need the nodes' mappings: only NATS cases have them, and each partition
+    /// Several partitions need the nodes' mappings: only NATS cases have them, and each partition
     /// is an instance of its own (its own directory, client id and standby).
-    @Test func severalWatchdogsRunOnlyOnNATSEachAnInstance() {
-        for c in Faults.all(window: 90) + Faults.shortCases where c.watchdogs > 1 { #expect(c.onNATS, "\(c.name)") }
-        #expect(Faults.clusterPartitions.watchdogs == 2)
+    @Test func severalPartitionsRunOnlyOnNATSEachAnInstance() {
+        for c in Faults.all(window: 90) + Faults.shortCases where c.partitions > 1 { #expect(c.onNATS, "\(c.name)") }
+        #expect(Faults.clusterPartitions.partitions == 2)
         #expect(
-            Instance.all([.locationIngest, .watchdog], watchdogs: 2).map(\.description)
-                == ["location-ingest", "watchdog-0", "watchdog-1"])
-        #expect(Instance.all([.watchdog], watchdogs: 1).map(\.description) == ["watchdog"])
+            Instance.all([.locationIngest, .watchdog, .companionChat], partitions: 2).map(\.description)
+                == ["location-ingest", "watchdog-0", "watchdog-1", "companion-chat-0", "companion-chat-1"])
+        #expect(Instance.all([.watchdog], partitions: 1).map(\.description) == ["watchdog"])
         #expect(Instance.serviceName(of: "watchdog-1") == "watchdog")
         #expect(Instance.serviceName(of: "location-ingest") == "location-ingest")
         #expect(Instance.serviceName(of: "nats-server 0") == "nats-server 0")
@@ -44,7 +44,7 @@ import Testing
         #expect(PartitionStores.problems([own[0], nil]).contains { $0.contains("could not be read") })
     }
 
-    static func partition(_ id: String) -> Int { WatchdogPartition.of(WalkerID(validating: id)!, count: 2) }
+    static func partition(_ id: String) -> Int { WalkerPartition.of(WalkerID(validating: id)!, count: 2) }
 
     /// A partition needs nodes in namespaces of their own; only those cases ask for them.
     @Test func everyPartitionRunsOnIsolatedNATSNodes() {

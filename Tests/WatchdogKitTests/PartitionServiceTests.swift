@@ -14,17 +14,17 @@ import WatchdogKit
     /// The first walkers `w0, w1, ...` the engine routes to partition 0 and to partition 1 of 2.
     static func walkers(in partition: Int, _ count: Int) -> [WalkerID] {
         (0..<100).compactMap { WalkerID(validating: "w\($0)") }
-            .filter { WatchdogPartition.of($0, count: 2) == partition }.prefix(count).map { $0 }
+            .filter { WalkerPartition.of($0, count: 2) == partition }.prefix(count).map { $0 }
     }
 
     static func routed(_ topic: Topic) -> String {
-        "\(topic.name())/\(WatchdogPartition.of(topic.walker!, count: 2))"
+        "\(topic.name())/\(WalkerPartition.of(topic.walker!, count: 2))"
     }
 
     func pair(_ bus: InMemoryMessageBus) async throws -> [ServiceHarness] {
         var pair: [ServiceHarness] = []
         for index in 0..<2 {
-            pair.append(try await ServiceHarness(bus: bus, partition: WatchdogPartition(index: index, count: 2)))
+            pair.append(try await ServiceHarness(bus: bus, partition: WalkerPartition(index: index, count: 2)))
         }
         return pair
     }

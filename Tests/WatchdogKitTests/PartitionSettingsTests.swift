@@ -3,7 +3,7 @@ import SafeWalkService
 import Testing
 import WatchdogKit
 
-/// `SAFEWALK_WATCHDOG_PARTITIONS` / `SAFEWALK_WATCHDOG_PARTITION`: one watchdog reads every
+/// `SAFEWALK_PARTITIONS` / `SAFEWALK_PARTITION`: one watchdog reads every
 /// walker; of several, each must be told which it is, since a guessed index would watch walkers
 /// the engine routes elsewhere.
 @Suite struct PartitionSettingsTests {
@@ -13,28 +13,28 @@ import WatchdogKit
 
     @Test func oneWatchdogHasNoPartition() throws {
         #expect(try settings([:]).partition == nil)
-        #expect(try settings(["SAFEWALK_WATCHDOG_PARTITIONS": "1"]).partition == nil)
+        #expect(try settings(["SAFEWALK_PARTITIONS": "1"]).partition == nil)
         #expect(
-            try settings(["SAFEWALK_WATCHDOG_PARTITIONS": "1", "SAFEWALK_WATCHDOG_PARTITION": "0"]).partition == nil)
+            try settings(["SAFEWALK_PARTITIONS": "1", "SAFEWALK_PARTITION": "0"]).partition == nil)
     }
 
     @Test func oneOfSeveralIsTheIndexGiven() throws {
-        let partition = try settings(["SAFEWALK_WATCHDOG_PARTITIONS": "3", "SAFEWALK_WATCHDOG_PARTITION": "2"])
+        let partition = try settings(["SAFEWALK_PARTITIONS": "3", "SAFEWALK_PARTITION": "2"])
             .partition
-        #expect(partition == WatchdogPartition(index: 2, count: 3))
+        #expect(partition == WalkerPartition(index: 2, count: 3))
     }
 
     @Test func aMissingOrImpossibleIndexIsRefusedWithTheVariable() {
-        #expect(throws: ConfigurationError.self) { try settings(["SAFEWALK_WATCHDOG_PARTITIONS": "3"]) }
+        #expect(throws: ConfigurationError.self) { try settings(["SAFEWALK_PARTITIONS": "3"]) }
         for (count, index) in [("3", "3"), ("3", "-1"), ("3", "one"), ("1", "1"), ("0", "0"), ("1000", "0")] {
             #expect(throws: ConfigurationError.self, "\(count) \(index)") {
-                try settings(["SAFEWALK_WATCHDOG_PARTITIONS": count, "SAFEWALK_WATCHDOG_PARTITION": index])
+                try settings(["SAFEWALK_PARTITIONS": count, "SAFEWALK_PARTITION": index])
             }
         }
         do {
-            _ = try settings(["SAFEWALK_WATCHDOG_PARTITIONS": "2"])
+            _ = try settings(["SAFEWALK_PARTITIONS": "2"])
         } catch {
-            #expect(error.description.contains("SAFEWALK_WATCHDOG_PARTITION must be set"))
+            #expect(error.description.contains("SAFEWALK_PARTITION must be set"))
         }
     }
 }

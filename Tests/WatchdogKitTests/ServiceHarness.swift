@@ -25,7 +25,7 @@ final class ServiceHarness: Sendable {
         now: EpochSeconds = 1_000, store existing: (WatchStore, URL)? = nil,
         bus: InMemoryMessageBus = InMemoryMessageBus(),
         thresholds: SafetyThresholds = ServiceHarness.thresholds, positionWriteDelay: Double = 0,
-        receiptWait: Double? = nil, brokerLink: BrokerLink.Settings? = nil, partition: WatchdogPartition? = nil
+        receiptWait: Double? = nil, brokerLink: BrokerLink.Settings? = nil, partition: WalkerPartition? = nil
     ) async throws {
         self.bus = bus
         clock = ManualClock(now: now)

@@ -32,15 +32,15 @@ public final class WatchdogService: Service, Sendable {
         /// (``BrokerLink``). nil (the default here, for tests that move a manual clock with no
         /// broker to hear from) lets them run whatever the link does.
         public var brokerLink: BrokerLink.Settings?
-        /// `SAFEWALK_WATCHDOG_PARTITION(S)`: this instance's share of the walkers on a cluster with
+        /// `SAFEWALK_PARTITION(S)`: this instance's share of the walkers on a cluster with
         /// several watchdogs; nil reads every walker's inputs.
-        public var partition: WatchdogPartition?
+        public var partition: WalkerPartition?
 
         public init(
             prefix: String, thresholds: SafetyThresholds, maxPayloadBytes: Int = 16 * 1024,
             pinHasher: PINHasher = PINHasher(), walkStallAfter: Double = WatchMachine.defaultWalkStallAfter,
             positionWriteDelay: Double = 0, receiptWait: Double? = nil, brokerLink: BrokerLink.Settings? = nil,
-            partition: WatchdogPartition? = nil
+            partition: WalkerPartition? = nil
         ) {
             self.prefix = prefix
             self.thresholds = thresholds
@@ -100,9 +100,9 @@ public final class WatchdogService: Service, Sendable {
     /// The input topics: every walker's position, reply, action and presence (only the walkers
     /// routed to `partition`, when there is one), and the monitoring desk's close (`_desk/close`,
     /// from `web` only, which every instance reads: ``answersDesk(for:)``).
-    public static func filters(prefix: String, partition: WatchdogPartition? = nil) -> [String] {
+    public static func filters(prefix: String, partition: WalkerPartition? = nil) -> [String] {
         [Topic.Kind.position, .reply, .action, .presence].map {
-            TopicFilter.watchdogInput($0, partition: partition, prefix: prefix).rawValue
+            TopicFilter.partitionInput($0, partition: partition, prefix: prefix).rawValue
         } + [Topic.deskClose.name(prefix: prefix)]
     }
 

@@ -22,15 +22,15 @@ public struct WatchdogSettings: Sendable {
     /// longer than this stops every safety clock for its length, and deadlines wait while the
     /// broker is silent (``BrokerLink``).
     public var brokerCutAfter: Double
-    /// `SAFEWALK_WATCHDOG_PARTITIONS` (default 1) and `SAFEWALK_WATCHDOG_PARTITION` (required when
-    /// there are more): which of N watchdogs this is, on a cluster whose engine routes each
-    /// walker's inputs to one of N partitions (docs/SCALING.md). nil for the one watchdog.
-    public var partition: WatchdogPartition?
+    /// `SAFEWALK_PARTITIONS` / `SAFEWALK_PARTITION` (``EnvironmentReader/walkerPartition()``):
+    /// which of N watchdogs this is, on a cluster whose engine routes each walker's inputs to one
+    /// of N partitions (docs/SCALING.md). nil for the one watchdog.
+    public var partition: WalkerPartition?
 
     public init(
         maxPayloadBytes: Int = 16 * 1024, databaseFile: String = "watchdog.sqlite",
         walkStallAfter: Double = WatchMachine.defaultWalkStallAfter, positionWriteDelay: Double = 10,
-        receiptWait: Double = 5, brokerCutAfter: Double = 5, partition: WatchdogPartition? = nil
+        receiptWait: Double = 5, brokerCutAfter: Double = 5, partition: WalkerPartition? = nil
     ) {
         self.maxPayloadBytes = maxPayloadBytes
         self.databaseFile = databaseFile
@@ -49,27 +49,6 @@ public struct WatchdogSettings: Sendable {
             positionWriteDelay: try env.secondsOrZero("SAFEWALK_POSITION_WRITE_DELAY", default: 10),
             receiptWait: try env.seconds("SAFEWALK_ESCALATION_RECEIPT_WAIT", default: 5),
             brokerCutAfter: try env.secondsOrZero("SAFEWALK_BROKER_CUT_AFTER", default: 5),
-            partition: try Self.partition(env))
-    }
-
-    /// The partition from the environment: none for one watchdog; for N of them, the index is
-    /// required, since an instance that guessed it would watch walkers routed to another.
-    static func partition(_ env: EnvironmentReader) throws(ConfigurationError) -> WatchdogPartition? {
-        let count = try env.integer("SAFEWALK_WATCHDOG_PARTITIONS", default: 1, in: 1...WatchdogPartition.maxCount)
-        guard count > 1 else {
-            if let index = env.string("SAFEWALK_WATCHDOG_PARTITION"), index != "0" {
-                throw .invalid(
-                    name: "SAFEWALK_WATCHDOG_PARTITION", value: index,
-                    expected: "0 or unset while SAFEWALK_WATCHDOG_PARTITIONS is 1")
-            }
-            return nil
-        }
-        guard env.string("SAFEWALK_WATCHDOG_PARTITION") != nil else {
-            throw .missing(
-                name: "SAFEWALK_WATCHDOG_PARTITION",
-                why: "SAFEWALK_WATCHDOG_PARTITIONS is \(count): this instance's partition, 0 to \(count - 1)")
-        }
-        let index = try env.integer("SAFEWALK_WATCHDOG_PARTITION", default: 0, in: 0...(count - 1))
-        return WatchdogPartition(index: index, count: count)
+            partition: try env.walkerPartition())
     }
 }

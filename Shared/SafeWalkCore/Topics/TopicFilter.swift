@@ -33,10 +33,11 @@ public struct TopicFilter: Hashable, Sendable, CustomStringConvertible {
         return kind.isPartitioned ? TopicFilter(trusted: exact.rawValue + "/#") : exact
     }
 
-    /// What one watchdog reads of a partitioned `kind`: with no partition (one watchdog), exactly
-    /// the kind's topics; instance K of several, the engine's routed form, `{prefix}/+/action/K`.
-    public static func watchdogInput(
-        _ kind: Topic.Kind, partition: WatchdogPartition?, prefix: String = Topic.defaultPrefix
+    /// What one partitioned instance (a watchdog, a companion) reads of a partitioned `kind`: with
+    /// no partition (one instance), exactly the kind's topics; instance K of several, the engine's
+    /// routed form, `{prefix}/+/action/K`.
+    public static func partitionInput(
+        _ kind: Topic.Kind, partition: WalkerPartition?, prefix: String = Topic.defaultPrefix
     ) -> TopicFilter {
         let exact = exactly(kind, prefix: prefix)
         guard let partition, kind.isPartitioned else { return exact }

@@ -120,14 +120,16 @@ extension Topic {
         /// Whether topics of this kind exist once per walker, under `{prefix}/{w}/`.
         public var isPerWalker: Bool { scope == .walker }
 
-        /// The watchdog's per-walker inputs. On a cluster with several watchdogs the engine routes
-        /// each to the walker's ``WatchdogPartition`` by appending it as a last level
-        /// (`{prefix}/{w}/action/1`, `{prefix}/_escalations/received/{w}/1`), so every other
-        /// reader of these kinds subscribes with a trailing `/#` (``TopicFilter/every(_:prefix:)``)
-        /// and ``Topic/parse(_:prefix:)`` accepts the level. Publishers never write it.
+        /// The per-walker inputs of the partitioned services: the watchdog's five, and the
+        /// companion's prompts (its replies are among the watchdog's). On a cluster with N
+        /// partitions the engine routes each to the walker's ``WalkerPartition`` by appending it as
+        /// a last level (`{prefix}/{w}/action/1`, `{prefix}/_escalations/received/{w}/1`), so every
+        /// other reader of these kinds subscribes with a trailing `/#`
+        /// (``TopicFilter/every(_:prefix:)``) and ``Topic/parse(_:prefix:)`` accepts the level.
+        /// Publishers never write it.
         public var isPartitioned: Bool {
             switch self {
-            case .position, .reply, .action, .presence, .escalationReceived: true
+            case .position, .reply, .action, .presence, .escalationReceived, .prompt: true
             default: false
             }
         }

@@ -24,7 +24,7 @@ extension Topic {
     private static func parseUnderPrefix(_ rest: [String]) -> Topic? {
         if let topic = parseUnpartitioned(rest) { return topic }
         // A partitioned input as the engine routed it, its partition last (``Kind/isPartitioned``).
-        guard rest.count >= 3, let last = rest.last, WatchdogPartition.isLevel(last),
+        guard rest.count >= 3, let last = rest.last, WalkerPartition.isLevel(last),
             let topic = parseUnpartitioned(Array(rest.dropLast())), topic.kind.isPartitioned
         else { return nil }
         return topic

@@ -18,6 +18,7 @@ public enum CompanionChat {
             metadata: [
                 "endpoint": "\(settings.gemini.endpoint)", "timeout": "\(settings.gemini.timeout)",
                 "historyTurns": "\(settings.historyTurns)",
+                "partition": "\(settings.partition.map(\.description) ?? "all walkers")",
             ])
         var httpConfiguration = HTTPClient.Configuration()
         httpConfiguration.timeout.connect = .nanoseconds(settings.gemini.timeout.nanoseconds)
@@ -35,7 +36,8 @@ public enum CompanionChat {
                 service: .companionChat, bus: context.bus, prefix: prefix,
                 subscription: try await ErasureResponder.subscribe(
                     bus: context.bus, prefix: prefix, service: .companionChat),
-                reporter: chat.reporter, logger: logger, erase: chat.erase)
+                reporter: chat.reporter, logger: logger,
+                answers: { walker in settings.partition?.owns(walker) ?? true }, erase: chat.erase)
             return [HTTPClientOwner(client: http, logger: logger), chat, erasure]
         } catch {
             try? await http.shutdown()

@@ -25,16 +25,18 @@ public struct CompanionChatService: Service {
     public let reporter: RejectionReporter
     public let stats: CompanionStats
 
-    /// Subscribes to `{p}/+/prompt` and `{p}/+/reply` before returning, so everything published
-    /// after this returns is answered (the runner announces `online` only after the build).
+    /// Subscribes to `{p}/+/prompt` and `{p}/+/reply` (only partition K's, `{p}/+/prompt/K`, when
+    /// `settings.partition` says this is companion K of N) before returning, so everything
+    /// published after this returns is answered (the runner announces `online` only after the
+    /// build).
     public static func subscribe(
         bus: any MessageBus, prefix: String, model: any ChatModel, settings: CompanionChatSettings,
         logger: Logger, now: @escaping @Sendable () -> EpochSeconds = { Date().timeIntervalSince1970 }
     ) async throws -> CompanionChatService {
         var subscriptions: [MQTTSubscription] = []
         for channel in [Topic.Kind.prompt, .reply] {
-            subscriptions.append(
-                try await bus.subscribe(TopicFilter.every(channel, prefix: prefix).rawValue, qos: .atLeastOnce))
+            let filter = TopicFilter.partitionInput(channel, partition: settings.partition, prefix: prefix)
+            subscriptions.append(try await bus.subscribe(filter.rawValue, qos: .atLeastOnce))
         }
         return CompanionChatService(
             bus: bus, prefix: prefix, model: model,

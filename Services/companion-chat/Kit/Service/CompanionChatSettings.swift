@@ -1,3 +1,4 @@
+import SafeWalkCore
 import SafeWalkService
 
 /// companion-chat's own settings, read from the environment beside the shared ones.
@@ -10,16 +11,21 @@ public struct CompanionChatSettings: Sendable {
     /// `SAFEWALK_CHAT_MAX_WALKERS` (default 10000): conversations remembered before idle ones are forgotten.
     public var maxWalkers: Int
     public var limits: ChatIntake.Limits
+    /// `SAFEWALK_PARTITIONS` / `SAFEWALK_PARTITION` (``EnvironmentReader/walkerPartition()``):
+    /// which of N companions this is, on a cluster whose nodes route each walker's prompts and
+    /// replies to one of N partitions; nil for the one companion.
+    public var partition: WalkerPartition?
 
     public init(
         gemini: GeminiConfiguration, historyTurns: Int = 12, queueLimit: Int = 32,
-        maxWalkers: Int = 10_000, limits: ChatIntake.Limits = .init()
+        maxWalkers: Int = 10_000, limits: ChatIntake.Limits = .init(), partition: WalkerPartition? = nil
     ) {
         self.gemini = gemini
         self.historyTurns = historyTurns
         self.queueLimit = queueLimit
         self.maxWalkers = maxWalkers
         self.limits = limits
+        self.partition = partition
     }
 
     public init(environment env: EnvironmentReader) throws(ConfigurationError) {
@@ -27,6 +33,7 @@ public struct CompanionChatSettings: Sendable {
             gemini: try GeminiConfiguration(environment: env),
             historyTurns: try env.integer("SAFEWALK_CHAT_HISTORY_TURNS", default: 12, in: 1...100),
             queueLimit: try env.integer("SAFEWALK_CHAT_QUEUE_LIMIT", default: 32, in: 1...10_000),
-            maxWalkers: try env.integer("SAFEWALK_CHAT_MAX_WALKERS", default: 10_000, in: 1...10_000_000))
+            maxWalkers: try env.integer("SAFEWALK_CHAT_MAX_WALKERS", default: 10_000, in: 1...10_000_000),
+            partition: try env.walkerPartition())
     }
 }

@@ -2,8 +2,8 @@ import Logging
 import Metrics
 import SafeWalkCore
 
-/// Inputs the engine routed to this watchdog for walkers ``WatchdogPartition/of(_:count:)``
-/// gives to another: the engine's mapping and `SAFEWALK_WATCHDOG_PARTITIONS` disagree on N.
+/// Inputs the engine routed to this watchdog for walkers ``WalkerPartition/of(_:count:)``
+/// gives to another: the engine's mapping and `SAFEWALK_PARTITIONS` disagree on N.
 ///
 /// Such an input is still handled here, since the engine sends it nowhere else, and dropping it
 /// could lose a cry for help. But the desk's closes and erasures of that walker would be answered
@@ -16,14 +16,14 @@ struct MisroutedInputs {
     /// At most this many walkers are remembered, so a wrong N costs bounded memory.
     static let rememberedWalkers = 1_000
 
-    mutating func note(_ walker: WalkerID, partition: WatchdogPartition?, logger: Logger) {
+    mutating func note(_ walker: WalkerID, partition: WalkerPartition?, logger: Logger) {
         counter.increment()
         guard let partition, walkers.count < Self.rememberedWalkers, walkers.insert(walker).inserted else { return }
         logger.error(
-            "an input for another partition's walker: the engine's mapping and SAFEWALK_WATCHDOG_PARTITIONS disagree",
+            "an input for another partition's walker: the engine's mapping and SAFEWALK_PARTITIONS disagree",
             metadata: [
                 "walker": "\(walker)", "partition": "\(partition)",
-                "owner": "\(WatchdogPartition.of(walker, count: partition.count))",
+                "owner": "\(WalkerPartition.of(walker, count: partition.count))",
             ])
     }
 }

@@ -19,7 +19,7 @@ final class ReceiptWatcher: Sendable {
     private let store: WatchStore
     private let clock: any WatchClock
     private let prefix: String
-    private let partition: WatchdogPartition?
+    private let partition: WalkerPartition?
     private let reporter: RejectionReporter
     private let logger: Logger
     /// The waits and the alarm that wakes for the next, changed together under one lock, so a
@@ -31,7 +31,7 @@ final class ReceiptWatcher: Sendable {
 
     init(
         bus: any MessageBus, store: WatchStore, clock: any WatchClock, prefix: String,
-        partition: WatchdogPartition? = nil, firstWait: Double, reporter: RejectionReporter, logger: Logger
+        partition: WalkerPartition? = nil, firstWait: Double, reporter: RejectionReporter, logger: Logger
     ) {
         self.bus = bus
         self.store = store
@@ -48,7 +48,7 @@ final class ReceiptWatcher: Sendable {
     func subscribe() async throws {
         guard subscription.withLock({ $0 == nil }) else { return }
         let made = try await bus.subscribe(
-            TopicFilter.watchdogInput(.escalationReceived, partition: partition, prefix: prefix).rawValue,
+            TopicFilter.partitionInput(.escalationReceived, partition: partition, prefix: prefix).rawValue,
             qos: .atLeastOnce)
         subscription.withLock { $0 = made }
     }

@@ -1,26 +1,27 @@
-/// One of N watchdog instances on a clustered broker, each owning the walkers the engine routes
-/// to it (docs/SCALING.md, "Walkers partitioned over watchdogs").
+/// One of N partitions of the walkers on a clustered broker. The services that keep state per
+/// walker run one instance per partition, each owning the walkers the engine routes to it: watchdog
+/// K and companion-chat K read partition K (docs/SCALING.md, "Walkers partitioned").
 ///
-/// The engine does the routing: NATS maps each per-walker input of the watchdog
-/// (``Topic/Kind/isPartitioned``) to the same topic with the walker's partition appended
-/// (`safewalk/alice/action` → `safewalk/alice/action/1`), and instance K subscribes to the `/K`
-/// forms only. Nothing here reads every walker's messages to throw most away.
+/// The engine does the routing: NATS maps each partitioned kind (``Topic/Kind/isPartitioned``)
+/// to the same topic with the walker's partition appended (`safewalk/alice/action` →
+/// `safewalk/alice/action/1`), and instance K subscribes to the `/K` forms only. Nothing here reads
+/// every walker's messages to throw most away. One mapping per kind means one N for the stack.
 ///
-/// ``of(_:count:)`` computes the same function for the two inputs whose topic names no walker
-/// (the desk's close and an erasure, the walker is in the payload), so that exactly one instance
+/// ``of(_:count:)`` computes the same function for the inputs whose topic names no walker (the
+/// desk's close and an erasure: the walker is in the payload), so that exactly one instance
 /// answers each, and to notice an engine set up for another N.
-public struct WatchdogPartition: Hashable, Sendable, CustomStringConvertible {
+public struct WalkerPartition: Hashable, Sendable, CustomStringConvertible {
     /// This instance's partition, `0..<count`.
     public let index: Int
     /// How many partitions the engine's mapping makes.
     public let count: Int
 
-    /// The most partitions a deployment may configure: each is a watchdog with its own SQLite
-    /// file and session, and the partition level of a topic is at most three digits.
+    /// The most partitions a deployment may configure: each is a watchdog (and a companion) with
+    /// its own SQLite file and session, and the partition level of a topic is at most three digits.
     public static let maxCount = 999
 
-    /// nil unless `count` is in `2...maxCount` and `index` in `0..<count` (one watchdog is not
-    /// partitioned: it reads the unmapped topics).
+    /// nil unless `count` is in `2...maxCount` and `index` in `0..<count` (one instance of each
+    /// service is not partitioned: it reads the unmapped topics).
     public init?(index: Int, count: Int) {
         guard (2...Self.maxCount).contains(count), (0..<count).contains(index) else { return nil }
         self.index = index
@@ -30,7 +31,7 @@ public struct WatchdogPartition: Hashable, Sendable, CustomStringConvertible {
     /// The partition the engine routes `walker`'s inputs to: NATS's `partition(count, 1)` over
     /// the walker id, which is FNV-1a (32 bits) of its bytes, modulo `count`
     /// (nats-server `subject_transform.go`, `getHashPartition`). Pinned against the engine by
-    /// `WatchdogPartitionTests` and checked live by `scripts/cluster-stack.sh`.
+    /// `WalkerPartitionTests` and checked live by `scripts/cluster-stack.sh`.
     public static func of(_ walker: WalkerID, count: Int) -> Int {
         // FNV-1a's published 32-bit offset basis and prime. Not a library: swift-crypto has no
         // FNV, and these four lines must equal the engine's bit for bit, which the tests pin.

@@ -3,7 +3,7 @@ import Testing
 @testable import SafeWalkCore
 
 @Suite("Watchdog partitions")
-struct WatchdogPartitionTests {
+struct WalkerPartitionTests {
     /// Where nats-server 2.15.1 routed each walker's `action` with `safewalk nats-mappings
     /// --watchdogs 3` (one node, `mosquitto_sub -t 'safewalk/+/action/#'`, 2026-11-28): the
     /// function the watchdogs compute must be the engine's, or two instances answer for a walker.
@@ -17,9 +17,9 @@ struct WatchdogPartitionTests {
     func matchesTheEngine() throws {
         for (id, partition) in Self.routedByTheEngine {
             let walker = try #require(WalkerID(validating: id))
-            #expect(WatchdogPartition.of(walker, count: 3) == partition, "\(id)")
-            #expect(WatchdogPartition(index: partition, count: 3)?.owns(walker) == true)
-            #expect(WatchdogPartition(index: (partition + 1) % 3, count: 3)?.owns(walker) == false)
+            #expect(WalkerPartition.of(walker, count: 3) == partition, "\(id)")
+            #expect(WalkerPartition(index: partition, count: 3)?.owns(walker) == true)
+            #expect(WalkerPartition(index: (partition + 1) % 3, count: 3)?.owns(walker) == false)
         }
     }
 
@@ -29,7 +29,7 @@ struct WatchdogPartitionTests {
             var sizes = Array(repeating: 0, count: count)
             for n in 0..<3_000 {
                 let walker = try #require(WalkerID(validating: "w\(n)"))
-                let owners = (0..<count).filter { WatchdogPartition(index: $0, count: count)!.owns(walker) }
+                let owners = (0..<count).filter { WalkerPartition(index: $0, count: count)!.owns(walker) }
                 #expect(owners.count == 1)
                 sizes[owners[0]] += 1
             }
@@ -39,11 +39,11 @@ struct WatchdogPartitionTests {
 
     @Test("one watchdog is no partition; an index outside 0..<N is refused")
     func bounds() {
-        #expect(WatchdogPartition(index: 0, count: 1) == nil)
-        #expect(WatchdogPartition(index: 2, count: 2) == nil)
-        #expect(WatchdogPartition(index: -1, count: 2) == nil)
-        #expect(WatchdogPartition(index: 0, count: 1_000) == nil)
-        #expect(WatchdogPartition(index: 998, count: 999)?.level == "998")
+        #expect(WalkerPartition(index: 0, count: 1) == nil)
+        #expect(WalkerPartition(index: 2, count: 2) == nil)
+        #expect(WalkerPartition(index: -1, count: 2) == nil)
+        #expect(WalkerPartition(index: 0, count: 1_000) == nil)
+        #expect(WalkerPartition(index: 998, count: 999)?.level == "998")
     }
 
     @Test("a partitioned input parses with or without its partition; nothing else takes one")
@@ -74,11 +74,11 @@ struct WatchdogPartitionTests {
         #expect(TopicFilter.every(.position).rawValue == "safewalk/+/position/#")
         #expect(TopicFilter.every(.escalationReceived).rawValue == "safewalk/_escalations/received/+/#")
         #expect(TopicFilter.every(.status).rawValue == "safewalk/+/status")
-        let second = WatchdogPartition(index: 1, count: 4)
-        #expect(TopicFilter.watchdogInput(.action, partition: second).rawValue == "safewalk/+/action/1")
-        #expect(TopicFilter.watchdogInput(.action, partition: nil).rawValue == "safewalk/+/action")
+        let second = WalkerPartition(index: 1, count: 4)
+        #expect(TopicFilter.partitionInput(.action, partition: second).rawValue == "safewalk/+/action/1")
+        #expect(TopicFilter.partitionInput(.action, partition: nil).rawValue == "safewalk/+/action")
         #expect(
-            TopicFilter.watchdogInput(.escalationReceived, partition: second).rawValue
+            TopicFilter.partitionInput(.escalationReceived, partition: second).rawValue
                 == "safewalk/_escalations/received/+/1")
         #expect(TopicFilter.every(.position).matches("safewalk/alice/position"))
         #expect(TopicFilter.every(.position).matches("safewalk/alice/position/3"))
@@ -86,7 +86,7 @@ struct WatchdogPartitionTests {
 
     @Test("the engine's mappings route exactly the partitioned kinds, under the prefix")
     func mappings() {
-        let block = WatchdogPartition.natsMappings(count: 4, prefix: "campus/safewalk")
+        let block = WalkerPartition.natsMappings(count: 4, prefix: "campus/safewalk")
         #expect(block.hasPrefix("mappings = {\n") && block.hasSuffix("}\n"))
         #expect(
             block.contains(#""campus.safewalk.*.action": "campus.safewalk.{{wildcard(1)}}.action.{{partition(4,1)}}""#))
