@@ -3,11 +3,12 @@
 # nodes with JetStream and MQTT on loopback, and SafeWalk's five services as they are, each an
 # MQTT 3.1.1 client with a home node and the other two to fail over to (SAFEWALK_MQTT_FAILOVER):
 # the walkers in two partitions (the nodes route each walker's inputs to one, by `safewalk
-# nats-mappings`): two watchdogs and the notifier on node 1, location-ingest and contacts-store on
-# node 2, two companion-chats on node 3. A walker on node 3 adds a contact, sends a fix and asks for
+# nats-mappings`): two watchdogs and the notifier on node 1, two location-ingests and
+# contacts-store on node 2, two companion-chats on node 3. A walker on node 3 adds a contact, sends a fix and asks for
 # help; the escalation, the alert and its device delivery must be seen on node 2. A second walker,
-# routed to the other partition, asks for help too: each watchdog holds exactly its own walker, and
-# each walker's words are answered by the companion of her partition.
+# routed to the other partition, asks for help too: each watchdog holds exactly its own walker, each
+# ingest stores exactly its own walker's fixes, and each walker's words are answered by the
+# companion of her partition.
 # Then node 1 is SIGKILLed: the watchdogs and the notifier must move to another node and find
 # their persistent sessions there, and
 # while node 1 is still down the walker answers "I'm safe" and asks for help again: the second
@@ -91,23 +92,25 @@ start_service() {
 declare -A pid_of
 watchdogs=(watchdog-0 watchdog-1)
 companions=(companion-chat-0 companion-chat-1)
+ingests=(location-ingest-0 location-ingest-1)
 for k in 0 1; do
+    start_service location-ingest 2 "location-ingest-$k" SAFEWALK_PARTITIONS=2 SAFEWALK_PARTITION=$k \
+        SAFEWALK_MQTT_CLIENT_ID="safewalk-location-ingest-$k" SAFEWALK_METRICS_PORT="$(free_port)"
     start_service watchdog 1 "watchdog-$k" SAFEWALK_PARTITIONS=2 SAFEWALK_PARTITION=$k \
         SAFEWALK_MQTT_CLIENT_ID="safewalk-watchdog-$k" SAFEWALK_METRICS_PORT="$(free_port)"
     start_service companion-chat 3 "companion-chat-$k" SAFEWALK_PARTITIONS=2 SAFEWALK_PARTITION=$k \
         SAFEWALK_MQTT_CLIENT_ID="safewalk-companion-chat-$k" SAFEWALK_METRICS_PORT="$(free_port)"
 done
 start_service notifier 1
-start_service location-ingest 2
 start_service contacts-store 2
-for service in "${watchdogs[@]}" notifier location-ingest contacts-store "${companions[@]}"; do
+for service in "${watchdogs[@]}" notifier "${ingests[@]}" contacts-store "${companions[@]}"; do
     deadline=$((SECONDS + 60))
     until grep -q "connected to broker" "$work/$service.log" 2> /dev/null; do
         [ $SECONDS -ge $deadline ] && { say "$service never connected: $(tail -3 "$work/$service.log")"; exit 1; }
         sleep 0.5
     done
 done
-say "five services connected: two watchdogs, notifier → node 1; location-ingest, contacts-store → node 2; two companion-chats → node 3"
+say "five services connected: two watchdogs, notifier → node 1; two location-ingests, contacts-store → node 2; two companion-chats → node 3"
 
 # IDLE_SECONDS=N (not in CI): the three nodes' CPU over N seconds while the five services sit
 # connected and nothing is sent, after 10 s for their sessions to settle: what the services'
@@ -201,16 +204,25 @@ mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${operator[@]}" -q 0 -v -t safewalk/bob
     > "$work/bob.out" 2> /dev/null &
 bob_watcher=$!
 sleep 1
+phone fix "$(fix_now)" "${bob[@]}"
 phone action '{"action":"needHelp","id":"b1","v":1}' "${bob[@]}"
 wait $bob_watcher
-held() {  # instance: the walkers whose watches it stored, read with Python's sqlite3 (no CLI needed)
-    python3 -c 'import sqlite3, sys; print(" ".join(r[0] for r in sqlite3.connect(sys.argv[1]).execute("SELECT walker FROM watch ORDER BY walker")))' \
-        "$work/$1/watchdog.sqlite"
+walkers_in() {  # file query: the walkers it names, read with Python's sqlite3 (no CLI needed)
+    python3 -c 'import sqlite3, sys; print(" ".join(r[0] for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2])))' "$1" "$2"
+}
+held() { walkers_in "$work/$1/watchdog.sqlite" "SELECT walker FROM watch ORDER BY walker"; }
+stored() {  # fixes stored, in the history and in its not yet compacted log
+    walkers_in "$work/$1/location-ingest.sqlite" \
+        "SELECT walker FROM fix UNION SELECT walker FROM fix_log ORDER BY walker"
 }
 held0=$(held watchdog-0)
 held1=$(held watchdog-1)
 grep -q '^safewalk/bob/escalation ' "$work/bob.out" && [ "$held0" = bob ] && [ "$held1" = alice ]
-check "partitions" $? "bob's cry escalated; watchdog 0 holds the watch of [$held0], watchdog 1 of [$held1] (the engine routes bob to 0, alice to 1)"
+check "partitions: watchdogs" $? "bob's cry escalated; watchdog 0 holds the watch of [$held0], watchdog 1 of [$held1] (the engine routes bob to 0, alice to 1)"
+stored0=$(stored location-ingest-0)
+stored1=$(stored location-ingest-1)
+[ "$stored0" = bob ] && [ "$stored1" = alice ]
+check "partitions: ingests" $? "location-ingest 0 stored the fixes of [$stored0], location-ingest 1 of [$stored1]"
 
 # The companions: alice's and bob's words reach the companion of each one's partition, which
 # answers on the walker's own chat (a canned answer: no model key here). Stopping companion 0 first

@@ -26,6 +26,18 @@ enum IngestDatabase {
         (try? open(directory).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM (\(stored))") }) ?? -1
     }
 
+    /// Fixes stored by every ingest of a partitioned run (each walker's in one file); -1 if one
+    /// file could not be read.
+    static func count(_ directories: [URL]) -> Int {
+        let counts = directories.map(count)
+        return counts.contains(-1) ? -1 : counts.reduce(0, +)
+    }
+
+    /// Every ingest's per-walker counts, summed (a walker is in one partition's file).
+    static func perWalker(_ directories: [URL]) -> [String: Int] {
+        directories.map(perWalker).reduce(into: [:]) { all, one in all.merge(one, uniquingKeysWith: +) }
+    }
+
     static func perWalker(_ directory: URL) -> [String: Int] {
         let rows =
             (try? open(directory).read {

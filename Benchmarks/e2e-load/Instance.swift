@@ -17,7 +17,7 @@ struct Instance: Hashable, Sendable, CustomStringConvertible {
 
     /// The services that run one instance per partition: those that keep state per walker and
     /// read the partitioned kinds (``Topic/Kind/isPartitioned``).
-    static let partitioned: Set<ServiceName> = [.watchdog, .companionChat]
+    static let partitioned: Set<ServiceName> = [.watchdog, .companionChat, .locationIngest]
 
     /// Every instance of `services`, each partitioned one as `partitions` instances when more than one.
     static func all(_ services: [ServiceName], partitions: Int) -> [Instance] {

@@ -116,7 +116,8 @@ enum LoadRun {
         let t0 = epochNow() + 1
         let w0 = t0 + plan.ramp
         let w1 = w0 + plan.window
-        let ingestDir = cluster.databaseDirectory(.locationIngest)
+        // Every ingest's own file: one, or one per partition.
+        let ingestDir = cluster.instances.filter { $0.service == .locationIngest }.map { cluster.databaseDirectory($0) }
         let faultsAt = FaultTimes()
         let sampler = Task { () -> (Snapshot, Snapshot) in
             await sleep(untilEpoch: w0)
@@ -185,12 +186,13 @@ enum LoadRun {
         }
         let stored = IngestDatabase.perWalker(ingestDir)
         if cluster.partitions > 1 {
-            let partitions = cluster.instances.filter { $0.service == .watchdog && $0.partition != nil }
-            let stores = PartitionStores.walkers(in: partitions.map { cluster.databaseDirectory($0) })
-            say(
-                "watches per partition: \(stores.map { $0.map { "\($0.count)" } ?? "unreadable" }.joined(separator: " / "))"
-            )
-            for problem in PartitionStores.problems(stores) { faultsAt.failed("partitions: \(problem)") }
+            for (service, store) in [(ServiceName.watchdog, PartitionStores.Store.watches), (.locationIngest, .fixes)] {
+                let partitions = cluster.instances.filter { $0.service == service && $0.partition != nil }
+                let stores = PartitionStores.walkers(in: partitions.map { cluster.databaseDirectory($0) }, store)
+                let sizes = stores.map { $0.map { "\(Set($0).count)" } ?? "unreadable" }.joined(separator: " / ")
+                say("\(service): walkers per partition: \(sizes)")
+                for problem in PartitionStores.problems(stores) { faultsAt.failed("\(service) partitions: \(problem)") }
+            }
         }
         let raw = Raw(
             plan: plan, baseline: baselineResult, windowStart: a, windowEnd: b,
@@ -208,7 +210,8 @@ enum LoadRun {
         return raw
     }
 
-    static func snapshot(_ cluster: Cluster, _ fleet: Fleet, _ observer: Observer, _ ingestDir: URL) async -> Snapshot {
+    static func snapshot(_ cluster: Cluster, _ fleet: Fleet, _ observer: Observer, _ ingestDir: [URL]) async -> Snapshot
+    {
         var cpu: [String: Double] = [:]
         for (name, pid) in await cluster.pids() { cpu[name] = ProcSample.read(pid)?.cpuSeconds }
         cpu["bench"] = ProcSample.this()?.cpuSeconds

@@ -2,19 +2,31 @@ import Foundation
 import GRDB
 import SafeWalkCore
 
-/// After a run with several watchdogs: each partition's own SQLite file (`watch`, read only) must
-/// hold only walkers the engine routes to it (``WalkerPartition/of(_:count:)``) and no walker
-/// may be in two, or a walker was watched twice. Pure over what the files hold.
+/// After a partitioned run: each partition's own SQLite file (read only) must hold only walkers
+/// the engine routes to it (``WalkerPartition/of(_:count:)``), and no walker may be in two, or a
+/// walker was watched (or its fixes stored) twice. Pure over what the files hold.
 enum PartitionStores {
+    /// What a partitioned service's file says about walkers: the file, and a query of its walkers.
+    struct Store {
+        var file: String
+        var walkers: String
+
+        /// The watchdog's watches.
+        static let watches = Store(file: "watchdog.sqlite", walkers: "SELECT walker FROM watch")
+        /// location-ingest's stored fixes, compacted or still in its log.
+        static let fixes = Store(
+            file: "location-ingest.sqlite", walkers: "SELECT walker FROM fix UNION SELECT walker FROM fix_log")
+    }
+
     /// Each partition's walkers, partition 0 first; nil for a file that could not be read.
-    static func walkers(in directories: [URL]) -> [[String]?] {
+    static func walkers(in directories: [URL], _ store: Store) -> [[String]?] {
         directories.map { directory in
             var configuration = Configuration()
             configuration.readonly = true
             configuration.busyMode = .timeout(5)
             return try? DatabaseQueue(
-                path: directory.appendingPathComponent("watchdog.sqlite").path, configuration: configuration
-            ).read { try String.fetchAll($0, sql: "SELECT walker FROM watch") }
+                path: directory.appendingPathComponent(store.file).path, configuration: configuration
+            ).read { try String.fetchAll($0, sql: store.walkers) }
         }
     }
 
@@ -25,20 +37,20 @@ enum PartitionStores {
         var seen: [String: Int] = [:]
         for (index, store) in stores.enumerated() {
             guard let store else {
-                problems.append("watchdog \(index)'s store could not be read")
+                problems.append("partition \(index)'s store could not be read")
                 continue
             }
-            if store.isEmpty { problems.append("watchdog \(index) holds no watch: nothing was routed to it") }
+            if store.isEmpty { problems.append("partition \(index) holds no walker: nothing was routed to it") }
             let foreign = store.filter { id in
                 WalkerID(validating: id).map { WalkerPartition.of($0, count: stores.count) != index } ?? true
             }
             if !foreign.isEmpty {
                 problems.append(
-                    "watchdog \(index) holds \(foreign.count) walkers of other partitions (\(foreign.prefix(3)))")
+                    "partition \(index) holds \(foreign.count) walkers of other partitions (\(foreign.prefix(3)))")
             }
             for walker in store {
                 if let other = seen[walker] {
-                    problems.append("\(walker) is watched by watchdogs \(other) and \(index)")
+                    problems.append("\(walker) is in partitions \(other) and \(index)")
                 }
                 seen[walker] = index
             }

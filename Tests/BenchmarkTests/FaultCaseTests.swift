@@ -22,7 +22,10 @@ import Testing
         #expect(Faults.clusterPartitions.partitions == 2)
         #expect(
             Instance.all([.locationIngest, .watchdog, .companionChat], partitions: 2).map(\.description)
-                == ["location-ingest", "watchdog-0", "watchdog-1", "companion-chat-0", "companion-chat-1"])
+                == [
+                    "location-ingest-0", "location-ingest-1", "watchdog-0", "watchdog-1", "companion-chat-0",
+                    "companion-chat-1",
+                ])
         #expect(Instance.all([.watchdog], partitions: 1).map(\.description) == ["watchdog"])
         #expect(Instance.serviceName(of: "watchdog-1") == "watchdog")
         #expect(Instance.serviceName(of: "location-ingest") == "location-ingest")
@@ -39,8 +42,8 @@ import Testing
         let swapped = [own[1], own[0]]
         #expect(PartitionStores.problems(swapped).count == 2)
         let twice = [own[0] + [own[1][0]], own[1]]
-        #expect(PartitionStores.problems(twice).contains { $0.contains("watched by watchdogs 0 and 1") })
-        #expect(PartitionStores.problems([own[0], []]).contains { $0.contains("holds no watch") })
+        #expect(PartitionStores.problems(twice).contains { $0.contains("in partitions 0 and 1") })
+        #expect(PartitionStores.problems([own[0], []]).contains { $0.contains("holds no walker") })
         #expect(PartitionStores.problems([own[0], nil]).contains { $0.contains("could not be read") })
     }
 

@@ -73,9 +73,7 @@ struct BrokerSecurityTests {
         try await ingest.publish("safewalk/alice/position", string: "alice's position")
         #expect(try await own.first(1).map(\.string) == ["alice's position"])
         if let others {
-            others.cancel()
-            var leaked: [String] = []
-            for await message in others { leaked.append(message.topic) }
+            let leaked = await others.drained().map(\.topic)
             #expect(leaked.isEmpty, "leaked: \(leaked)")
         }
         for client in [alice, ingest] { await client.shutdown() }

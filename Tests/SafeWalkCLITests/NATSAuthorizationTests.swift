@@ -61,7 +61,8 @@ import Testing
         #expect(alice.contains(#"password: "pw-1""#))
         #expect(
             alice.contains(
-                #"publish: { allow: ["safewalk.alice.fix", "safewalk.alice.reply", "safewalk.alice.reply.*""#))
+                #"publish: { allow: ["safewalk.alice.fix", "safewalk.alice.fix.*", "safewalk.alice.reply", "safewalk.alice.reply.*""#
+            ))
         #expect(alice.contains(#""safewalk.alice.status""#))
         // A walker writes her own inputs only: not her status, not anyone else's topics.
         let alicePublishes = try #require(alice.split(separator: "\n").first { $0.contains("publish:") })
@@ -82,7 +83,9 @@ import Testing
         #expect(
             NATSAuthorization.routedForm(of: "safewalk/_escalations/received/+")
                 == "safewalk/_escalations/received/+/+")
-        for topic in ["safewalk/alice/fix", "safewalk/+/action/result", "safewalk/+/position/#", "safewalk/+/status"] {
+        for topic in [
+            "safewalk/alice/contacts/add", "safewalk/+/action/result", "safewalk/+/position/#", "safewalk/+/status",
+        ] {
             #expect(NATSAuthorization.routedForm(of: topic) == nil, "\(topic)")
         }
         let text = try String(
@@ -93,7 +96,7 @@ import Testing
             try #require(self.entry(of: user, in: block)?.split(separator: "\n").first { $0.contains("publish:") })
         }
         #expect(try publishes("alice").contains(#""safewalk.alice.action", "safewalk.alice.action.*""#))
-        #expect(try !publishes("alice").contains("safewalk.alice.fix.*"))
+        #expect(try !publishes("alice").contains("safewalk.alice.contacts.add.*"))
         #expect(try publishes("location-ingest").contains(#""safewalk.*.position", "safewalk.*.position.*""#))
         #expect(try publishes("notifier").contains(#""safewalk._escalations.received.*.*""#))
     }

@@ -62,10 +62,16 @@ struct WalkerPartitionTests {
             #expect(Topic.parse("safewalk/alice/action/\(level)") == nil, "\(level)")
         }
         // Kinds the engine never routes take no partition.
-        for kind in ["fix", "status", "escalation", "alert", "contacts/add"] {
+        for kind in ["status", "escalation", "alert", "contacts/add", "chat"] {
             #expect(Topic.parse("safewalk/alice/\(kind)/1") == nil, "\(kind)")
         }
         #expect(Topic.parse("safewalk/_incidents/alice/1") == nil)
+        // Fixes, ours and OwnTracks' (whose apps' own `.../cmd` is never a partition).
+        #expect(Topic.parse("safewalk/alice/fix/1") == .fix(alice))
+        #expect(
+            Topic.parse("owntracks/alice/phone/1") == .owntracks(user: alice, device: DeviceName(validating: "phone")!))
+        #expect(Topic.parse("owntracks/alice/phone/cmd") == nil)
+        #expect(Topic.parse("owntracks/alice/phone/01") == nil)
         #expect(Topic.parse("safewalk/alice/action/1/1") == nil)
     }
 
@@ -97,5 +103,7 @@ struct WalkerPartitionTests {
         let routed = block.split(separator: "\n").filter { $0.contains("partition(") }
         #expect(routed.count == Topic.Kind.allCases.filter(\.isPartitioned).count)
         #expect(!block.contains(".status"))
+        // OwnTracks topics are outside the prefix.
+        #expect(block.contains(#""owntracks.*.*": "owntracks.{{wildcard(1)}}.{{wildcard(2)}}.{{partition(4,1)}}""#))
     }
 }

@@ -15,6 +15,10 @@ public struct IngestSettings: Sendable, Hashable {
     /// The shortest time between two rounds of retained position publishes, in seconds: under
     /// load a walker's fixes within it become one position (the newest; movement kept).
     public var positionInterval: Double
+    /// `SAFEWALK_PARTITIONS` / `SAFEWALK_PARTITION` (``EnvironmentReader/walkerPartition()``):
+    /// which of N ingests this is, on a cluster whose nodes route each walker's fixes (ours and
+    /// OwnTracks') to one of N partitions; nil for the one ingest.
+    public var partition: WalkerPartition?
 
     public static let defaultPositionInterval = 0.5
 
@@ -24,17 +28,19 @@ public struct IngestSettings: Sendable, Hashable {
     public init(
         policy: FixPolicy = FixPolicy(), movement: MovementRule = MovementRule(),
         retention: Double = IngestSettings.defaultRetention, pruneInterval: Double = 3600,
-        positionInterval: Double = IngestSettings.defaultPositionInterval
+        positionInterval: Double = IngestSettings.defaultPositionInterval, partition: WalkerPartition? = nil
     ) {
         self.policy = policy
         self.movement = movement
         self.retention = retention
         self.pruneInterval = pruneInterval
         self.positionInterval = positionInterval
+        self.partition = partition
     }
 
     /// Reads `SAFEWALK_FIX_MAX_BYTES`, `SAFEWALK_FIX_MAX_AGE`, `SAFEWALK_FIX_MAX_FUTURE`,
-    /// `SAFEWALK_HISTORY_RETENTION`, `SAFEWALK_HISTORY_PRUNE_INTERVAL` and `SAFEWALK_POSITION_INTERVAL`.
+    /// `SAFEWALK_HISTORY_RETENTION`, `SAFEWALK_HISTORY_PRUNE_INTERVAL`, `SAFEWALK_POSITION_INTERVAL`
+    /// and the partition.
     public init(configuration: ServiceConfiguration) throws(ConfigurationError) {
         let env = configuration.environment
         let defaults = FixPolicy()
@@ -46,6 +52,7 @@ public struct IngestSettings: Sendable, Hashable {
             movement: configuration.thresholds.movementRule,
             retention: try env.seconds("SAFEWALK_HISTORY_RETENTION", default: Self.defaultRetention),
             pruneInterval: try env.seconds("SAFEWALK_HISTORY_PRUNE_INTERVAL", default: 3600),
-            positionInterval: try env.seconds("SAFEWALK_POSITION_INTERVAL", default: Self.defaultPositionInterval))
+            positionInterval: try env.seconds("SAFEWALK_POSITION_INTERVAL", default: Self.defaultPositionInterval),
+            partition: try env.walkerPartition())
     }
 }

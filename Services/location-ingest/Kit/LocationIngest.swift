@@ -29,8 +29,11 @@ public enum LocationIngest {
             service: .locationIngest, prefix: configuration.topicPrefix,
             bus: context.bus, logger: context.logger)
         let commander = OwnTracksCommander(bus: context.bus, store: store, logger: context.logger, devices: devices)
+        if let partition = settings.partition {
+            context.logger.notice("ingesting one partition of the walkers", metadata: ["partition": "\(partition)"])
+        }
         let subscriptions = try await LocationIngestService.subscribe(
-            bus: context.bus, prefix: configuration.topicPrefix)
+            bus: context.bus, prefix: configuration.topicPrefix, partition: settings.partition)
         let incidents = IncidentFollower(
             subscription: try await IncidentFollower.subscribe(bus: context.bus, prefix: configuration.topicPrefix),
             prefix: configuration.topicPrefix, commander: commander, logger: context.logger)
@@ -43,7 +46,8 @@ public enum LocationIngest {
             bus: context.bus, prefix: configuration.topicPrefix, service: .locationIngest)
         let eraser = ErasureResponder(
             service: .locationIngest, bus: context.bus, prefix: configuration.topicPrefix,
-            subscription: erasures, reporter: reporter, logger: context.logger, erase: { await ingest.erase($0) })
+            subscription: erasures, reporter: reporter, logger: context.logger,
+            answers: { walker in settings.partition?.owns(walker) ?? true }, erase: { await ingest.erase($0) })
         let pruner = HistoryPruner(
             store: store, retention: settings.retention,
             interval: .seconds(settings.pruneInterval), clock: ContinuousClock(),

@@ -64,11 +64,16 @@ public struct LocationIngestService: Service {
     static let decideInterval = Duration.milliseconds(10)
 
     /// `{p}/+/fix` and `owntracks/+/+` at QoS 1 (`owntracks/+/+` does not match the apps' own
-    /// `owntracks/{user}/{device}/cmd`, which location-ingest writes).
-    public static func subscribe(bus: any MessageBus, prefix: String) async throws -> [MQTTSubscription] {
+    /// `owntracks/{user}/{device}/cmd`, which location-ingest writes); as ingest K of N, only the
+    /// fixes the nodes route to partition K (`{p}/+/fix/K`, `owntracks/+/+/K`).
+    public static func subscribe(
+        bus: any MessageBus, prefix: String, partition: WalkerPartition? = nil
+    ) async throws -> [MQTTSubscription] {
         [
-            try await bus.subscribe(TopicFilter.every(.fix, prefix: prefix).rawValue, qos: .atLeastOnce),
-            try await bus.subscribe(TopicFilter.every(.owntracks).rawValue, qos: .atLeastOnce),
+            try await bus.subscribe(
+                TopicFilter.partitionInput(.fix, partition: partition, prefix: prefix).rawValue, qos: .atLeastOnce),
+            try await bus.subscribe(
+                TopicFilter.partitionInput(.owntracks, partition: partition).rawValue, qos: .atLeastOnce),
         ]
     }
 

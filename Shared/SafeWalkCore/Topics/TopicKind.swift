@@ -120,8 +120,9 @@ extension Topic {
         /// Whether topics of this kind exist once per walker, under `{prefix}/{w}/`.
         public var isPerWalker: Bool { scope == .walker }
 
-        /// The per-walker inputs of the partitioned services: the watchdog's five, and the
-        /// companion's prompts (its replies are among the watchdog's). On a cluster with N
+        /// The per-walker inputs of the partitioned services: the watchdog's five, the companion's
+        /// prompts (its replies are among the watchdog's) and location-ingest's fixes, ours and
+        /// OwnTracks' (`owntracks/{user}/{device}/1`; the apps' `.../cmd` is never routed). On a cluster with N
         /// partitions the engine routes each to the walker's ``WalkerPartition`` by appending it as
         /// a last level (`{prefix}/{w}/action/1`, `{prefix}/_escalations/received/{w}/1`), so every
         /// other reader of these kinds subscribes with a trailing `/#`
@@ -129,7 +130,7 @@ extension Topic {
         /// Publishers never write it.
         public var isPartitioned: Bool {
             switch self {
-            case .position, .reply, .action, .presence, .escalationReceived, .prompt: true
+            case .position, .reply, .action, .presence, .escalationReceived, .prompt, .fix, .owntracks: true
             default: false
             }
         }

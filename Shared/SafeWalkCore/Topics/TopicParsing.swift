@@ -9,7 +9,9 @@ extension Topic {
         {
             return parsed
         }
-        if levels.count == 3, levels[0] == Kind.owntracks.path,
+        // `owntracks/{user}/{device}`, or as routed to a partition (`.../1`; ``Kind/isPartitioned``).
+        if levels.count == 3 || (levels.count == 4 && WalkerPartition.isLevel(levels[3])),
+            levels[0] == Kind.owntracks.path,
             let user = WalkerID(validating: levels[1]), let device = DeviceName(validating: levels[2])
         {
             return .owntracks(user: user, device: device)

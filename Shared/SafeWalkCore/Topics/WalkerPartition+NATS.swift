@@ -15,6 +15,8 @@ extension WalkerPartition {
             let (from, to) =
                 switch kind.scope {
                 case .servicesAboutWalker: ("\(subject).\(path).*", "\(subject).\(path).{{wildcard(1)}}")
+                // `owntracks.{user}.{device}`, outside the prefix; the user is the walker.
+                case .owntracks: ("\(path).*.*", "\(path).{{wildcard(1)}}.{{wildcard(2)}}")
                 default: ("\(subject).*.\(path)", "\(subject).{{wildcard(1)}}.\(path)")
                 }
             return "  \"\(from)\": \"\(to).{{partition(\(count),1)}}\""
