@@ -3,13 +3,16 @@ import Testing
 
 @Suite struct TopicFilterTests {
     @Test func everyKindFilterPutsAPlusWhereTheWalkerOrServiceGoes() {
-        #expect(TopicFilter.every(.fix).rawValue == "safewalk/+/fix")
+        #expect(TopicFilter.every(.status).rawValue == "safewalk/+/status")
         #expect(TopicFilter.every(.escalation, prefix: "t1").rawValue == "t1/+/escalation")
+        // A partitioned kind also matches its routed form (`Topic.Kind.isPartitioned`).
+        #expect(TopicFilter.every(.fix).rawValue == "safewalk/+/fix/#")
         #expect(TopicFilter.every(.contactsAdd).rawValue == "safewalk/+/contacts/add")
     }
 
     @Test func serviceFiltersCoverEveryService() {
-        #expect(TopicFilter.every(.owntracks, prefix: "p").rawValue == "owntracks/+/+")
+        #expect(TopicFilter.every(.owntracks, prefix: "p").rawValue == "owntracks/+/+/#")
+        #expect(TopicFilter.partitionInput(.owntracks, partition: nil).rawValue == "owntracks/+/+")
         #expect(TopicFilter.every(.serviceStatus).rawValue == "safewalk/_service/+")
         #expect(TopicFilter.every(.rejected, prefix: "p").rawValue == "p/_rejected/+")
         #expect(TopicFilter.walker(walker("bob")).rawValue == "safewalk/bob/#")
@@ -19,16 +22,16 @@ import Testing
     }
 
     @Test func everyKindFilterMatchesThatKindForAnyWalkerOnly() {
-        let filter = TopicFilter.every(.fix)
-        #expect(filter.matches(Topic.fix(walker("alice")).name()))
-        #expect(filter.matches(Topic.fix(walker("bob")).name()))
+        let filter = TopicFilter.every(.status)
+        #expect(filter.matches(Topic.status(walker("alice")).name()))
+        #expect(filter.matches(Topic.status(walker("bob")).name()))
         #expect(!filter.matches(Topic.position(walker("alice")).name()))
-        #expect(!filter.matches("safewalk/alice/fix/extra"))
-        #expect(!filter.matches("other/alice/fix"))
+        #expect(!filter.matches("safewalk/alice/status/extra"))
+        #expect(!filter.matches("other/alice/status"))
     }
 
     @Test func ownTracksFilterMatchesEveryDeviceButNotOurTopics() {
-        let filter = TopicFilter.every(.owntracks)
+        let filter = TopicFilter.partitionInput(.owntracks, partition: nil)
         #expect(filter.matches("owntracks/alice/phone"))
         #expect(!filter.matches("owntracks/alice"))
         #expect(!filter.matches("safewalk/alice/fix"))
