@@ -99,7 +99,7 @@ public final class WatchdogService: Service, Sendable {
 
     /// The input topics: every walker's position, reply, action and presence (only the walkers
     /// routed to `partition`, when there is one), and the monitoring desk's close (`_desk/close`,
-    /// from `web` only, which every instance reads: ``answersDesk(for:)``).
+    /// from `web` only, which every instance reads: ``answers(for:)``).
     public static func filters(prefix: String, partition: WalkerPartition? = nil) -> [String] {
         [Topic.Kind.position, .reply, .action, .presence].map {
             TopicFilter.partitionInput($0, partition: partition, prefix: prefix).rawValue
