@@ -93,13 +93,16 @@ declare -A pid_of
 watchdogs=(watchdog-0 watchdog-1)
 companions=(companion-chat-0 companion-chat-1)
 ingests=(location-ingest-0 location-ingest-1)
+# service node k: instance k of the two partitions, with its own client id (its persistent
+# session) and metrics port beside the other instance on this host.
+start_partition() {
+    start_service "$1" "$2" "$1-$3" SAFEWALK_PARTITIONS=2 SAFEWALK_PARTITION="$3" \
+        SAFEWALK_MQTT_CLIENT_ID="safewalk-$1-$3" SAFEWALK_METRICS_PORT="$(free_port)"
+}
 for k in 0 1; do
-    start_service location-ingest 2 "location-ingest-$k" SAFEWALK_PARTITIONS=2 SAFEWALK_PARTITION=$k \
-        SAFEWALK_MQTT_CLIENT_ID="safewalk-location-ingest-$k" SAFEWALK_METRICS_PORT="$(free_port)"
-    start_service watchdog 1 "watchdog-$k" SAFEWALK_PARTITIONS=2 SAFEWALK_PARTITION=$k \
-        SAFEWALK_MQTT_CLIENT_ID="safewalk-watchdog-$k" SAFEWALK_METRICS_PORT="$(free_port)"
-    start_service companion-chat 3 "companion-chat-$k" SAFEWALK_PARTITIONS=2 SAFEWALK_PARTITION=$k \
-        SAFEWALK_MQTT_CLIENT_ID="safewalk-companion-chat-$k" SAFEWALK_METRICS_PORT="$(free_port)"
+    start_partition location-ingest 2 $k
+    start_partition watchdog 1 $k
+    start_partition companion-chat 3 $k
 done
 start_service notifier 1
 start_service contacts-store 2

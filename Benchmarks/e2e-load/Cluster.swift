@@ -11,9 +11,9 @@ actor Cluster {
     static let services: [ServiceName] = [.locationIngest, .watchdog, .companionChat, .notifier, .contactsStore]
 
     /// Each instance's home node on NATS, as in scripts/cluster-stack.sh: the watchdog and the
-    /// notifier share node 0, the node the cluster fault kills; with several partitions, watchdog
-    /// and companion K are at home on node K mod 3, so that a node's loss takes one partition's
-    /// instances with it.
+    /// notifier share node 0, the node the cluster fault kills; with several partitions, every
+    /// instance of partition K (watchdog, companion, ingest) is at home on node K mod 3, so that a
+    /// node's loss takes one partition's instances with it.
     static func homeNode(_ instance: Instance) -> Int {
         if let partition = instance.partition { return partition % NATSNodes.count }
         switch instance.service {
@@ -48,9 +48,9 @@ actor Cluster {
     nonisolated let launcher: @Sendable (String) -> [String]
 
     /// `isolatedNodes`: on NATS, each node in a network namespace of its own (``NodeNetwork``), so
-    /// that a case can partition one. `partitions` > 1: that many watchdogs and companions, each
-    /// serving a partition of the walkers routed by the nodes' mappings (NATS only: Mosquitto
-    /// maps nothing).
+    /// that a case can partition one. `partitions` > 1: that many watchdogs, companions and
+    /// ingests, each serving a partition of the walkers routed by the nodes' mappings (NATS only:
+    /// Mosquitto maps nothing).
     init(
         thresholds: Thresholds, tmpfsFor: ServiceName? = nil, onNATS: Bool = false, isolatedNodes: Bool = false,
         partitions: Int = 1, launcher: @escaping @Sendable (String) -> [String] = { _ in [] }

@@ -5,12 +5,7 @@ import GRDB
 /// how many fixes it has stored, in total and per walker.
 enum IngestDatabase {
     static func open(_ directory: URL) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(5)
-        return try DatabaseQueue(
-            path: directory.appendingPathComponent("location-ingest.sqlite").path,
-            configuration: configuration)
+        try DatabaseQueue.readOnly(directory.appendingPathComponent("location-ingest.sqlite"))
     }
 
     /// Stored fixes are in `fix` and, until location-ingest compacts them (when it is quiet, or
@@ -46,5 +41,16 @@ enum IngestDatabase {
         var result: [String: Int] = [:]
         for row in rows { result[row["walker"]] = row["n"] }
         return result
+    }
+}
+
+extension DatabaseQueue {
+    /// A service's own SQLite file, read only from the harness (another process; WAL allows a
+    /// concurrent reader), waiting up to 5 s for its writer.
+    static func readOnly(_ file: URL) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        return try DatabaseQueue(path: file.path, configuration: configuration)
     }
 }

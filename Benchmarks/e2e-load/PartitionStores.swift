@@ -13,20 +13,17 @@ enum PartitionStores {
 
         /// The watchdog's watches.
         static let watches = Store(file: "watchdog.sqlite", walkers: "SELECT walker FROM watch")
-        /// location-ingest's stored fixes, compacted or still in its log.
+        /// location-ingest's stored fixes, compacted or still in its log (``IngestDatabase/stored``).
         static let fixes = Store(
-            file: "location-ingest.sqlite", walkers: "SELECT walker FROM fix UNION SELECT walker FROM fix_log")
+            file: "location-ingest.sqlite", walkers: "SELECT DISTINCT walker FROM (\(IngestDatabase.stored))")
     }
 
     /// Each partition's walkers, partition 0 first; nil for a file that could not be read.
     static func walkers(in directories: [URL], _ store: Store) -> [[String]?] {
         directories.map { directory in
-            var configuration = Configuration()
-            configuration.readonly = true
-            configuration.busyMode = .timeout(5)
-            return try? DatabaseQueue(
-                path: directory.appendingPathComponent(store.file).path, configuration: configuration
-            ).read { try String.fetchAll($0, sql: store.walkers) }
+            try? DatabaseQueue.readOnly(directory.appendingPathComponent(store.file)).read {
+                try String.fetchAll($0, sql: store.walkers)
+            }
         }
     }
 

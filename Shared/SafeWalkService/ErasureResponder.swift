@@ -24,9 +24,9 @@ public struct ErasureResponder: Service {
     let reporter: RejectionReporter
     let logger: Logger
     let erase: Erase
-    /// Whether this instance answers for the walker: all but one of several partitioned
-    /// watchdogs stay silent about another's walker (``WalkerPartition``).
-    let answers: @Sendable (WalkerID) -> Bool
+    /// This instance's partition of the walkers, if it is one of several: it answers only for
+    /// its own walkers and the others stay silent (``WalkerPartition/answers(_:for:)``).
+    let partition: WalkerPartition?
     let now: @Sendable () -> EpochSeconds
 
     /// - Parameter subscription: made with ``subscribe(bus:prefix:service:)`` before the service
@@ -35,7 +35,7 @@ public struct ErasureResponder: Service {
         service: ServiceName, bus: any MessageBus, prefix: String, subscription: MQTTSubscription,
         reporter: RejectionReporter, logger: Logger,
         now: @escaping @Sendable () -> EpochSeconds = { Date().timeIntervalSince1970 },
-        answers: @escaping @Sendable (WalkerID) -> Bool = { _ in true },
+        partition: WalkerPartition? = nil,
         erase: @escaping Erase
     ) {
         self.service = service
@@ -46,7 +46,7 @@ public struct ErasureResponder: Service {
         self.logger = logger
         self.now = now
         self.erase = erase
-        self.answers = answers
+        self.partition = partition
     }
 
     /// `_accounts/erase/{service}` at QoS 1.
@@ -74,7 +74,7 @@ public struct ErasureResponder: Service {
             await reporter.reject(reason: error.code, topicKind: .accountErase, now: now())
             return
         }
-        guard answers(request.user) else { return }
+        guard WalkerPartition.answers(partition, for: request.user) else { return }
         let failure = await erase(request.user)
         Counter(
             label: "safewalk_erasures_total",

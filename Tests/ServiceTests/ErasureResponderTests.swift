@@ -22,14 +22,14 @@ struct ErasureResponderTests {
 
     func responder(
         _ bus: InMemoryMessageBus, erased: Erased, outcome: EraseReport.Failure? = nil,
-        answers: @escaping @Sendable (WalkerID) -> Bool = { _ in true }
+        partition: WalkerPartition? = nil
     ) async throws -> (ErasureResponder, RejectionReporter) {
         let logger = Logger(label: "test")
         let reporter = RejectionReporter(service: .contactsStore, prefix: prefix, bus: bus, logger: logger)
         let subscription = try await ErasureResponder.subscribe(bus: bus, prefix: prefix, service: .contactsStore)
         let responder = ErasureResponder(
             service: .contactsStore, bus: bus, prefix: prefix, subscription: subscription, reporter: reporter,
-            logger: logger, now: { 1_000 }, answers: answers,
+            logger: logger, now: { 1_000 }, partition: partition,
             erase: { walker in
                 erased.walkers.withLock { $0.append(walker) }
                 return outcome
@@ -58,12 +58,13 @@ struct ErasureResponderTests {
         #expect(try reports(bus) == [EraseReport(id: "e-1", user: alice, ok: true)])
     }
 
-    /// One of several partitioned watchdogs: a request about another instance's walker is that
+    /// One of several partitioned instances: a request about another instance's walker is that
     /// instance's to answer, so this one neither erases nor reports (two reports could disagree).
     @Test func aRequestAboutAWalkerItDoesNotAnswerForIsLeftAlone() async throws {
         let bus = InMemoryMessageBus()
         let erased = Erased()
-        let (responder, _) = try await responder(bus, erased: erased, answers: { $0.rawValue == "bob" })
+        // Partition 0 of 2 owns bob and not alice (WalkerPartitionTests: the engine's routing).
+        let (responder, _) = try await responder(bus, erased: erased, partition: WalkerPartition(index: 0, count: 2))
         await responder.handle(request(#"{"v":1,"id":"e-5","user":"alice"}"#))
         #expect(erased.all.isEmpty)
         #expect(try reports(bus).isEmpty)

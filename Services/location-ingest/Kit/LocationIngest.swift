@@ -47,7 +47,7 @@ public enum LocationIngest {
         let eraser = ErasureResponder(
             service: .locationIngest, bus: context.bus, prefix: configuration.topicPrefix,
             subscription: erasures, reporter: reporter, logger: context.logger,
-            answers: { walker in settings.partition?.owns(walker) ?? true }, erase: { await ingest.erase($0) })
+            partition: settings.partition, erase: { await ingest.erase($0) })
         let pruner = HistoryPruner(
             store: store, retention: settings.retention,
             interval: .seconds(settings.pruneInterval), clock: ContinuousClock(),

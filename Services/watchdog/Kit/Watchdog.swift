@@ -34,7 +34,7 @@ public enum Watchdog {
             service: .watchdog, bus: context.bus, prefix: configuration.topicPrefix,
             subscription: try await ErasureResponder.subscribe(
                 bus: context.bus, prefix: configuration.topicPrefix, service: .watchdog),
-            reporter: reporter, logger: context.logger, answers: { service.answers(for: $0) }, erase: service.erase)
+            reporter: reporter, logger: context.logger, partition: settings.partition, erase: service.erase)
         return [service, erasure]
     }
 }

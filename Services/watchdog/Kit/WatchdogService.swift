@@ -107,13 +107,8 @@ public final class WatchdogService: Service, Sendable {
     }
 
     /// Whether this instance answers a request about `walker` that every instance reads (the
-    /// desk's close, an erasure): the one the engine routes the walker to; nil (an unreadable
-    /// request, answered `refused`) is answered by partition 0 alone.
-    public func answers(for walker: WalkerID?) -> Bool {
-        guard let partition = options.partition else { return true }
-        guard let walker else { return partition.index == 0 }
-        return partition.owns(walker)
-    }
+    /// desk's close): ``WalkerPartition/answers(_:for:)``.
+    public func answers(for walker: WalkerID?) -> Bool { WalkerPartition.answers(options.partition, for: walker) }
 
     /// Erases what the watchdog keeps about `walker` (docs/CONTRACT.md, "Accounts"): refused
     /// with `openIncident` while ``WatchErasure`` says so, else the watch, its deadline and its

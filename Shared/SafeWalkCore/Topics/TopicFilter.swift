@@ -33,7 +33,7 @@ public struct TopicFilter: Hashable, Sendable, CustomStringConvertible {
         return kind.isPartitioned ? TopicFilter(trusted: exact.rawValue + "/#") : exact
     }
 
-    /// What one partitioned instance (a watchdog, a companion) reads of a partitioned `kind`: with
+    /// What one partitioned instance (a watchdog, a companion, an ingest) reads of a partitioned `kind`: with
     /// no partition (one instance), exactly the kind's topics; instance K of several, the engine's
     /// routed form, `{prefix}/+/action/K`.
     public static func partitionInput(

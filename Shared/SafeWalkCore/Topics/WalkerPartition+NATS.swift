@@ -1,10 +1,10 @@
 import Foundation
 
 extension WalkerPartition {
-    /// The `mappings` block a NATS node needs for `count` watchdogs: each partitioned input
+    /// The `mappings` block a NATS node needs for `count` partitions: each partitioned input
     /// (``Topic/Kind/isPartitioned``) to the same subject with the walker's partition appended,
     /// `partition(count, 1)` of the walker id. Every node of the cluster carries the same block;
-    /// the watchdogs are then started with `SAFEWALK_PARTITIONS=count`.
+    /// the partitioned services are then started with `SAFEWALK_PARTITIONS=count`.
     ///
     /// MQTT's `/` is NATS's `.`, and MQTT's `+` its `*`; `prefix` is a valid topic prefix
     /// (``Topic/isValidPrefix(_:)``) whose levels hold no `.`, which NATS would read as a level.

@@ -1,6 +1,7 @@
 /// One of N partitions of the walkers on a clustered broker. The services that keep state per
-/// walker run one instance per partition, each owning the walkers the engine routes to it: watchdog
-/// K and companion-chat K read partition K (docs/SCALING.md, "Walkers partitioned").
+/// walker run one instance per partition, each owning the walkers the engine routes to it:
+/// watchdog K, companion-chat K and location-ingest K read partition K (docs/SCALING.md, "Walkers
+/// partitioned").
 ///
 /// The engine does the routing: NATS maps each partitioned kind (``Topic/Kind/isPartitioned``)
 /// to the same topic with the walker's partition appended (`safewalk/alice/action` →
@@ -16,8 +17,9 @@ public struct WalkerPartition: Hashable, Sendable, CustomStringConvertible {
     /// How many partitions the engine's mapping makes.
     public let count: Int
 
-    /// The most partitions a deployment may configure: each is a watchdog (and a companion) with
-    /// its own SQLite file and session, and the partition level of a topic is at most three digits.
+    /// The most partitions a deployment may configure: each is a watchdog, a companion and an
+    /// ingest with their own files and sessions, and the partition level of a topic is at most
+    /// three digits.
     public static let maxCount = 999
 
     /// nil unless `count` is in `2...maxCount` and `index` in `0..<count` (one instance of each
@@ -45,6 +47,16 @@ public struct WalkerPartition: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the engine routes `walker`'s inputs to this instance.
     public func owns(_ walker: WalkerID) -> Bool { Self.of(walker, count: count) == index }
+
+    /// Whether the instance of `partition` answers a request about `walker` that every instance
+    /// reads (the desk's close, an erasure): with no partition (one instance), always; else the
+    /// instance that owns the walker, and partition 0 alone when the request names no readable
+    /// walker (it is answered `refused`). One answer, never N that could disagree.
+    public static func answers(_ partition: WalkerPartition?, for walker: WalkerID?) -> Bool {
+        guard let partition else { return true }
+        guard let walker else { return partition.index == 0 }
+        return partition.owns(walker)
+    }
 
     /// The level the engine appends to a routed topic: the partition in decimal.
     public var level: String { String(index) }

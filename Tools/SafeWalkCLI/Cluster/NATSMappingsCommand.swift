@@ -8,9 +8,9 @@ struct NATSMappingsCommand: ParsableCommand {
         commandName: "nats-mappings",
         abstract: "Print the NATS subject mappings that partition the walkers N ways.",
         discussion: """
-            Every node of the cluster includes the same block. Start N watchdogs and N \
-            companion-chats with SAFEWALK_PARTITIONS=N and SAFEWALK_PARTITION=0..N-1, each \
-            with its own data directory and client id. Changing N moves walkers between \
+            Every node of the cluster includes the same block. Start N watchdogs, N \
+            companion-chats and N location-ingests with SAFEWALK_PARTITIONS=N and \
+            SAFEWALK_PARTITION=0..N-1, each with its own data directory and client id. Changing N moves walkers between \
             partitions: stop every partitioned instance first (docs/SCALING.md, "Changing N").
             """)
 

@@ -37,7 +37,7 @@ public enum CompanionChat {
                 subscription: try await ErasureResponder.subscribe(
                     bus: context.bus, prefix: prefix, service: .companionChat),
                 reporter: chat.reporter, logger: logger,
-                answers: { walker in settings.partition?.owns(walker) ?? true }, erase: chat.erase)
+                partition: settings.partition, erase: chat.erase)
             return [HTTPClientOwner(client: http, logger: logger), chat, erasure]
         } catch {
             try? await http.shutdown()
