@@ -114,6 +114,14 @@ for service in "${watchdogs[@]}" notifier "${ingests[@]}" contacts-store "${comp
     done
 done
 say "five services connected: two watchdogs, notifier → node 1; two location-ingests, contacts-store → node 2; two companion-chats → node 3"
+# Each partitioned instance reports on its own retained status (`_service/watchdog/1`), read by
+# the operator on node 2 with the rights `nats-users` gave it.
+expected_statuses=$(for k in 0 1; do for s in watchdog location-ingest companion-chat; do echo "safewalk/_service/$s/$k online"; done; done | sort)
+deadline=$((SECONDS + 30))
+until statuses=$(mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${operator[@]}" -q 0 -v -t 'safewalk/_service/+/+' -W 2 2> /dev/null | sort)
+    [ "$statuses" = "$expected_statuses" ] || [ $SECONDS -ge $deadline ]; do sleep 1; done
+[ "$statuses" = "$expected_statuses" ]
+check "instance status" $? "each of the six partitioned instances is online on its own status topic ($(echo "$statuses" | wc -l) seen)"
 
 # IDLE_SECONDS=N (not in CI): the three nodes' CPU over N seconds while the five services sit
 # connected and nothing is sent, after 10 s for their sessions to settle: what the services'

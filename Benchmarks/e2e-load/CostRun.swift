@@ -48,7 +48,7 @@ enum CostRun {
         let fleet = try await Fleet(plan: plan, endpoint: cluster.endpoint(home:), logger: logger)
         let started = epochNow()
         try await cluster.startAll()
-        for service in Cluster.services { try await observer.waitOnline(service, since: started - 1, within: 300) }
+        for instance in cluster.instances { try await observer.waitOnline(instance, since: started - 1, within: 300) }
         say(String(format: "five services online in %.1f s", epochNow() - started))
         await fleet.addContacts()
         try await eventually("contacts added", within: 300) {

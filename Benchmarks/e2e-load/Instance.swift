@@ -15,14 +15,14 @@ struct Instance: Hashable, Sendable, CustomStringConvertible {
 
     var description: String { partition.map { "\(service)-\($0)" } ?? service.rawValue }
 
-    /// The services that run one instance per partition: those that keep state per walker and
-    /// read the partitioned kinds (``Topic/Kind/isPartitioned``).
-    static let partitioned: Set<ServiceName> = [.watchdog, .companionChat, .locationIngest]
+    /// Its retained status topic after `_service/`: `watchdog`, or `watchdog/1` for partition 1's
+    /// instance (ServiceConfiguration.statusTopic).
+    var statusKey: String { partition.map { "\(service)/\($0)" } ?? service.rawValue }
 
     /// Every instance of `services`, each partitioned one as `partitions` instances when more than one.
     static func all(_ services: [ServiceName], partitions: Int) -> [Instance] {
         services.flatMap { service in
-            partitioned.contains(service) && partitions > 1
+            ServiceName.partitioned.contains(service) && partitions > 1
                 ? (0..<partitions).map { Instance(service, partition: $0) } : [Instance(service)]
         }
     }

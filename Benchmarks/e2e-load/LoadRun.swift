@@ -98,7 +98,7 @@ enum LoadRun {
 
         let started = epochNow()
         try await cluster.startAll()
-        for service in Cluster.services { try await observer.waitOnline(service, since: started - 1) }
+        for instance in cluster.instances { try await observer.waitOnline(instance, since: started - 1) }
         say(String(format: "five services online in %.1f s", epochNow() - started))
         for instance in standbys { try await cluster.startStandby(instance) }
         if !standbys.isEmpty { say("standing by: \(standbys.map(\.description).joined(separator: ", "))") }

@@ -49,7 +49,7 @@ final class Observer: Sendable {
         let filters =
             [
                 "safewalk/+/prompt/#", "safewalk/+/escalation", "safewalk/+/alert", "safewalk/+/contacts/result",
-                "safewalk/_rejected/+", "safewalk/_service/+",
+                "safewalk/_rejected/+", "safewalk/_service/#",
             ] + sys
         for filter in filters {
             let subscription = try await client.subscribe(
@@ -104,8 +104,10 @@ final class Observer: Sendable {
                         (try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any])?["reason"]
                         as? String
                     r.rejections["\(service)/\(reason ?? "?")", default: 0] += 1
-                case (.serviceStatus, .service(let service)):
-                    r.services[service.rawValue] = (message.string ?? "", now)
+                case (.serviceStatus, _):
+                    // By instance: `_service/watchdog/1` is partition 1's watchdog.
+                    let key = message.topic.split(separator: "/").dropFirst(2).joined(separator: "/")
+                    r.services[key] = (message.string ?? "", now)
                 default:
                     break
                 }
@@ -113,14 +115,15 @@ final class Observer: Sendable {
         }
     }
 
-    /// Waits until `service` has announced `online` after `since` (epoch seconds).
-    func waitOnline(_ service: ServiceName, since: Double, within seconds: Double = 60) async throws {
+    /// Waits until `instance` has announced `online` on its own status topic after `since`
+    /// (epoch seconds).
+    func waitOnline(_ instance: Instance, since: Double, within seconds: Double = 60) async throws {
         let deadline = epochNow() + seconds
         while epochNow() < deadline {
-            if let (state, at) = snapshot.services[service.rawValue], state == "online", at >= since { return }
+            if let (state, at) = snapshot.services[instance.statusKey], state == "online", at >= since { return }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw BenchError.failed("\(service) not online within \(seconds) s")
+        throw BenchError.failed("\(instance) not online within \(seconds) s")
     }
 
     func shutdown() async {

@@ -19,6 +19,10 @@ public struct ServiceConfiguration: Sendable {
     /// `SAFEWALK_STANDBY`: when another instance holds this service's data directory
     /// (``InstanceLock``), wait and take over when it exits, instead of refusing to start.
     public var standby: Bool
+    /// `SAFEWALK_PARTITIONS` / `SAFEWALK_PARTITION`: the partition of the walkers this instance
+    /// serves on a cluster (nil: one instance). Its status topic ends in the partition, so each
+    /// instance reports for itself (``statusTopic``).
+    public var partition: WalkerPartition?
     /// Everything, for service-specific settings.
     public var environment: EnvironmentReader
 
@@ -52,10 +56,23 @@ public struct ServiceConfiguration: Sendable {
         standby = try env.boolean("SAFEWALK_STANDBY", default: false)
         metricsHost = env.string("SAFEWALK_METRICS_HOST", default: "127.0.0.1")
         metricsPort = try MetricsSetup.port(for: service, environment: env)
-        mqtt = try Self.mqtt(service: service, prefix: topicPrefix, env: env)
+        partition = try env.walkerPartition()
+        if partition != nil, !ServiceName.partitioned.contains(service) {
+            throw .invalid(
+                name: "SAFEWALK_PARTITIONS", value: env.string("SAFEWALK_PARTITIONS") ?? "",
+                expected: "1 or unset: \(service) is one instance for every walker (docs/SCALING.md)")
+        }
+        mqtt = try Self.mqtt(
+            service: service, status: Self.statusTopic(service, partition, prefix: topicPrefix), env: env)
     }
 
-    private static func mqtt(service: ServiceName, prefix: String, env: EnvironmentReader) throws(ConfigurationError)
+    /// `{prefix}/_service/{name}`, or `{prefix}/_service/{name}/{K}` for partition K's instance.
+    static func statusTopic(_ service: ServiceName, _ partition: WalkerPartition?, prefix: String) -> String {
+        let topic = Topic.serviceStatus(service).name(prefix: prefix)
+        return partition.map { topic + "/" + $0.level } ?? topic
+    }
+
+    private static func mqtt(service: ServiceName, status: String, env: EnvironmentReader) throws(ConfigurationError)
         -> MQTTConfiguration
     {
         var tls: MQTTConfiguration.TLS?
@@ -66,7 +83,7 @@ public struct ServiceConfiguration: Sendable {
         }
         // If this service dies without a clean disconnect, the broker tells everyone.
         let will = MQTTMessage(
-            topic: Topic.serviceStatus(service).name(prefix: prefix),
+            topic: status,
             payload: Presence.offline.payload, qos: .atLeastOnce, retain: true)
         var failover: [MQTTNode] = []
         if let text = env.string("SAFEWALK_MQTT_FAILOVER") {
@@ -97,6 +114,6 @@ public struct ServiceConfiguration: Sendable {
     /// This service's ``InstanceLock`` file.
     public var lockPath: String { InstanceLock.path(in: dataDirectory, service: service.rawValue) }
 
-    /// The retained topic where this service reports `online` / `offline`.
-    public var statusTopic: String { Topic.serviceStatus(service).name(prefix: topicPrefix) }
+    /// The retained topic where this instance reports `online` / `offline`.
+    public var statusTopic: String { Self.statusTopic(service, partition, prefix: topicPrefix) }
 }

@@ -79,4 +79,23 @@ struct OperatorTopicTests {
         for client in [operatorView, watchdog, notifier] { await client.shutdown() }
         await broker.shutdown()
     }
+
+    /// Each partitioned instance's own status (`_service/watchdog/1`) reaches the operator; a
+    /// service cannot speak as another's instance, nor a walker as any.
+    @Test func theOperatorReadsEachInstancesStatusAndOnlyItsServiceWritesIt() async throws {
+        let broker = try await SecuredBroker.start(users: Self.users)
+        let operatorView = try await login("operator", on: broker)
+        let statuses = try await operatorView.subscribe("safewalk/_service/+/#", qos: .atLeastOnce)
+        let watchdog = try await login("watchdog", on: broker)
+        let notifier = try await login("notifier", on: broker)
+        let alice = try await login("alice", on: broker)
+        try await notifier.publish("safewalk/_service/watchdog/0", string: "forged by notifier", retain: true)
+        try await alice.publish("safewalk/_service/watchdog/0", string: "forged by alice", retain: true)
+        try await watchdog.publish("safewalk/_service/watchdog/1", string: "online", retain: true)
+        try await notifier.publish("safewalk/_service/notifier", string: "online", retain: true)
+        let seen = try await statuses.first(2).map { "\($0.topic) \($0.string ?? "")" }
+        #expect(Set(seen) == ["safewalk/_service/watchdog/1 online", "safewalk/_service/notifier online"])
+        for client in [operatorView, watchdog, notifier, alice] { await client.shutdown() }
+        await broker.shutdown()
+    }
 }

@@ -13,7 +13,7 @@ import Testing
     @Test func serviceFiltersCoverEveryService() {
         #expect(TopicFilter.every(.owntracks, prefix: "p").rawValue == "owntracks/+/+/#")
         #expect(TopicFilter.partitionInput(.owntracks, partition: nil).rawValue == "owntracks/+/+")
-        #expect(TopicFilter.every(.serviceStatus).rawValue == "safewalk/_service/+")
+        #expect(TopicFilter.every(.serviceStatus).rawValue == "safewalk/_service/+/#")
         #expect(TopicFilter.every(.rejected, prefix: "p").rawValue == "p/_rejected/+")
         #expect(TopicFilter.walker(walker("bob")).rawValue == "safewalk/bob/#")
         #expect(TopicFilter.every(.accountErased).rawValue == "safewalk/_accounts/erased/+")

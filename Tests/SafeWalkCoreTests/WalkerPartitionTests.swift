@@ -75,6 +75,18 @@ struct WalkerPartitionTests {
         #expect(Topic.parse("safewalk/alice/action/1/1") == nil)
     }
 
+    @Test("each partitioned instance reports on its own status topic; other service topics take no partition")
+    func instanceStatus() {
+        #expect(Topic.parse("safewalk/_service/watchdog/1") == .serviceStatus(.watchdog))
+        #expect(Topic.parse("safewalk/_service/watchdog") == .serviceStatus(.watchdog))
+        #expect(Topic.parse("safewalk/_service/watchdog/01") == nil)
+        #expect(Topic.parse("safewalk/_rejected/watchdog/1") == nil)
+        #expect(Topic.parse("safewalk/_heartbeat/watchdog/1") == nil)
+        let every = TopicFilter.every(.serviceStatus)
+        #expect(every.rawValue == "safewalk/_service/+/#")
+        #expect(every.matches("safewalk/_service/notifier") && every.matches("safewalk/_service/watchdog/1"))
+    }
+
     @Test("readers of a partitioned kind take its routed form; a watchdog reads its own partition")
     func filters() {
         #expect(TopicFilter.every(.position).rawValue == "safewalk/+/position/#")

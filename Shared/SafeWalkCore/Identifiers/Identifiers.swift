@@ -41,4 +41,8 @@ extension Identifier where Kind == ServiceKind {
     public static let brokerAdmin = ServiceName(trusted: "broker-admin")
     /// `web`
     public static let web = ServiceName(trusted: "web")
+
+    /// The services that run one instance per partition of the walkers on a cluster
+    /// (``WalkerPartition``): the others are one instance for every walker.
+    public static let partitioned: Set<ServiceName> = [.watchdog, .companionChat, .locationIngest]
 }

@@ -25,12 +25,13 @@ public struct TopicFilter: Hashable, Sendable, CustomStringConvertible {
     /// kind (every walker's incident), `owntracks/+/+` for every OwnTracks device of every user,
     /// `{prefix}/{path}` for the one topic of a system kind.
     ///
-    /// A partitioned kind (``Topic/Kind/isPartitioned``) gets a trailing `/#`, which matches the
-    /// topic itself and its routed form on a cluster with several watchdogs
-    /// (`{prefix}/+/position/#`).
+    /// A kind that may end in a partition level (``Topic/Kind/takesPartitionLevel``) gets a
+    /// trailing `/#`, which matches the topic itself and its routed form on a cluster with
+    /// several watchdogs (`{prefix}/+/position/#`), or every instance's status
+    /// (`{prefix}/_service/+/#`).
     public static func every(_ kind: Topic.Kind, prefix: String = Topic.defaultPrefix) -> TopicFilter {
         let exact = exactly(kind, prefix: prefix)
-        return kind.isPartitioned ? TopicFilter(trusted: exact.rawValue + "/#") : exact
+        return kind.takesPartitionLevel ? TopicFilter(trusted: exact.rawValue + "/#") : exact
     }
 
     /// What one partitioned instance (a watchdog, a companion, an ingest) reads of a partitioned `kind`: with

@@ -135,6 +135,13 @@ extension Topic {
             }
         }
 
+        /// Whether a topic of this kind may end in a partition level: the routed form of a
+        /// partitioned input (``isPartitioned``), or the status of one instance of a partitioned
+        /// service, which that instance publishes itself (`_service/watchdog/1`: N instances
+        /// sharing one retained status would each overwrite the others', and one's Last Will
+        /// would say `offline` while the rest run).
+        public var takesPartitionLevel: Bool { isPartitioned || self == .serviceStatus }
+
         /// The kind of `scope` whose ``path`` is `path`, if any.
         public init?(_ scope: Scope, path: String) {
             guard let kind = Self.byPath[scope]?[path] else { return nil }

@@ -25,9 +25,10 @@ extension Topic {
     /// both succeed.
     private static func parseUnderPrefix(_ rest: [String]) -> Topic? {
         if let topic = parseUnpartitioned(rest) { return topic }
-        // A partitioned input as the engine routed it, its partition last (``Kind/isPartitioned``).
+        // A partitioned input as the engine routed it, or one instance's status: its partition
+        // last (``Kind/takesPartitionLevel``).
         guard rest.count >= 3, let last = rest.last, WalkerPartition.isLevel(last),
-            let topic = parseUnpartitioned(Array(rest.dropLast())), topic.kind.isPartitioned
+            let topic = parseUnpartitioned(Array(rest.dropLast())), topic.kind.takesPartitionLevel
         else { return nil }
         return topic
     }
