@@ -2,8 +2,8 @@
 # CI entry for the compose smoke test (.ci/run runs it; so can anyone): makes sure a Docker engine
 # runs (starts dockerd when none does; needs root), that the base images exist (a registry, or
 # the local ones compose/local-images.sh makes from Debian's mirror and the host's Swift
-# toolchain), then runs compose/smoke.sh. There is no skip: anything missing fails with a message
-# saying what, and a smoke test that fails fails this. Installing Docker is .ci/run's job.
+# toolchain), then runs compose/smoke.sh and compose/cluster/smoke.sh. There is no skip: anything
+# missing fails with a message saying what, and a smoke test that fails fails this. Installing Docker is .ci/run's job.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 docker=${DOCKER:-docker}
@@ -47,4 +47,7 @@ if [ -z "${SAFEWALK_SWIFT_IMAGE:-}" ] && ! "$docker" image inspect safewalk/swif
     fi
 fi
 
-"$here/smoke.sh" "$@"
+"$here/smoke.sh" "$@" || exit 1
+# The same stack on three NATS nodes (compose/README.md, "On a cluster"); .ci/run installed the
+# pinned nats-server, which the NATS image is built with.
+"$here/cluster/smoke.sh"

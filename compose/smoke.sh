@@ -29,47 +29,22 @@ until_healthy=false
 [ "${1:-}" = "--until-healthy" ] && until_healthy=true
 
 docker=${DOCKER:-docker}
-if [ -n "${COMPOSE:-}" ]; then
-    read -ra compose <<< "$COMPOSE"
-elif "$docker" compose version > /dev/null 2>&1; then
-    compose=("$docker" compose)
-elif command -v docker-compose > /dev/null; then
-    compose=(docker-compose)
-else
-    echo "[smoke] neither 'docker compose' nor docker-compose is installed" >&2; exit 1
-fi
+# shellcheck source=lib/smoke-common.sh
+source compose/lib/smoke-common.sh
+smoke_compose_command || exit 1
 command -v openssl > /dev/null || { echo "[smoke] openssl is needed for the test CA" >&2; exit 1; }
 command -v curl > /dev/null || { echo "[smoke] curl is needed to talk to web over HTTPS" >&2; exit 1; }
 command -v python3 > /dev/null || { echo "[smoke] python3 is needed to read web's JSON answers" >&2; exit 1; }
 
-if [ -z "${SAFEWALK_SWIFT_IMAGE:-}" ] && "$docker" image inspect safewalk/swift-builder > /dev/null 2>&1; then
-    export SAFEWALK_SWIFT_IMAGE=safewalk/swift-builder SAFEWALK_RUNTIME_IMAGE=${SAFEWALK_RUNTIME_IMAGE:-safewalk/bookworm}
-fi
-
-# Offline machines resolve Swift packages through a git `insteadOf` mirror: stage the mirrored
-# repositories in the build context (compose/.offline, git-ignored) so the builder can use them.
-mirror=$(git config --get-regexp '^url\..*\.insteadof$' 2>/dev/null | awk '$2 == "https://github.com/" { print $1; exit }' \
-    | sed -E 's/^url\.(.*)\.insteadof$/\1/')
-if [ -n "$mirror" ] && [ -d "$mirror" ]; then
-    echo "[smoke] staging the Swift package mirror $mirror"
-    # All of it: Package.resolved is not committed, and a newly added package brings new ones.
-    mkdir -p compose/.offline/swift-packages
-    cp -a "$mirror/." compose/.offline/swift-packages/
-fi
+smoke_base_images
+smoke_stage_swift_mirror
 
 project=safewalk-smoke
 work=$(mktemp -d /tmp/safewalk-smoke.XXXXXX)
-free_port() {
-    local port=$((20000 + RANDOM % 20000))
-    while (echo > "/dev/tcp/127.0.0.1/$port") 2> /dev/null; do port=$((20000 + RANDOM % 20000)); done
-    echo "$port"
-}
-tls_port=$(free_port)
-local_port=$(free_port)
-while [ "$local_port" = "$tls_port" ]; do local_port=$(free_port); done
-web_port=$(free_port)
-while [ "$web_port" = "$tls_port" ] || [ "$web_port" = "$local_port" ]; do web_port=$(free_port); done
-pw() { head -c 18 /dev/urandom | base64 | tr -d '/+='; }
+tls_port=$(smoke_free_port)
+local_port=$(smoke_free_port "$tls_port")
+web_port=$(smoke_free_port "$tls_port" "$local_port")
+pw() { smoke_password; }
 # Both sign up at web (the plugin holds their logins; compose writes no walker into the password
 # file). A digit and a symbol, as web's password rule wants. The walker does the walk; the
 # person connects a phone and deletes the account.

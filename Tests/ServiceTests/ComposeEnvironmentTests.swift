@@ -221,11 +221,37 @@ import Testing
         #expect(node["services"]?["s"]?["environment"]?.scalars == ["A": "1", "B": "three"])
         #expect(node["services"]?["s"]?["ports"]?.items == ["127.0.0.1:1:2"])
     }
+
+    /// compose/cluster/docker-compose.yml merges several anchors and runs a folded command.
+    @Test func theParserMergesAListOfAnchorsEarliestFirstAndFoldsBlockScalars() throws {
+        let node = try MiniYAML.parse(
+            """
+            x-a: &a
+              A: a
+              B: a
+            x-b: &b
+              B: b
+              C: b
+            s:
+              environment:
+                <<: [*a, *b]
+                C: own
+              command:
+                - >-
+                  one: two
+                  && three
+              after: here
+            """)
+        #expect(node["s"]?["environment"]?.scalars == ["A": "a", "B": "a", "C": "own"])
+        #expect(node["s"]?["command"]?.items == ["one: two && three"])
+        #expect(node["s"]?["after"] == .scalar("here"))
+    }
 }
 
 /// The block-style subset of YAML that compose/docker-compose.yml uses: nested mappings, anchors
-/// (`&name`), aliases and merge keys (`<<: *name`), `- item` lists, quoted and plain scalars and
-/// comments. Flow collections (`[a, b]`) stay scalars.
+/// (`&name`), aliases and merge keys (`<<: *name`, `<<: [*a, *b]`), `- item` lists, quoted and
+/// plain scalars, folded block scalars (`>-`, joined with spaces) and comments. Flow collections
+/// (`[a, b]`) stay scalars.
 enum MiniYAML {
     indirect enum Node: Equatable {
         case map([String: Node])
@@ -299,11 +325,13 @@ enum MiniYAML {
             if lines[index].text.hasPrefix("- ") || lines[index].text == "-" {
                 var items: [Node] = []
                 while index < lines.count, lines[index].indent == indent, lines[index].text.hasPrefix("-") {
-                    items.append(
-                        .scalar(
-                            MiniYAML.unquote(String(lines[index].text.dropFirst()).trimmingCharacters(in: .whitespaces))
-                        ))
+                    let item = String(lines[index].text.dropFirst()).trimmingCharacters(in: .whitespaces)
                     index += 1
+                    if Self.isBlockScalar(item) {
+                        items.append(.scalar(foldedLines(deeperThan: indent)))
+                        continue
+                    }
+                    items.append(.scalar(MiniYAML.unquote(item)))
                     if index < lines.count, lines[index].indent > indent { _ = try block(indent: lines[index].indent) }
                 }
                 return .list(items)
@@ -320,7 +348,9 @@ enum MiniYAML {
                 let value = line[colon.upperBound...].trimmingCharacters(in: .whitespaces)
                 index += 1
                 let node: Node
-                if value.isEmpty || value.hasPrefix("&") {
+                if Self.isBlockScalar(value) {
+                    node = .scalar(foldedLines(deeperThan: indent))
+                } else if value.isEmpty || value.hasPrefix("&") {
                     if index < lines.count, lines[index].indent > indent {
                         node = try block(indent: lines[index].indent)
                     } else {
@@ -328,10 +358,17 @@ enum MiniYAML {
                     }
                     if value.hasPrefix("&") { anchors[String(value.dropFirst())] = node }
                 } else if value.hasPrefix("*") {
-                    guard let target = anchors[String(value.dropFirst())] else {
-                        throw ParseError(description: "unknown alias \(value)")
+                    node = try alias(value)
+                } else if key == "<<", value.hasPrefix("["), value.hasSuffix("]") {
+                    // `<<: [*a, *b]`: the earlier mapping's keys win (YAML's merge key).
+                    var combined: [String: Node] = [:]
+                    for name in value.dropFirst().dropLast().split(separator: ",") {
+                        guard case .map(let base) = try alias(name.trimmingCharacters(in: .whitespaces)) else {
+                            throw ParseError(description: "merge of a non-mapping \(name)")
+                        }
+                        combined.merge(base) { earlier, _ in earlier }
                     }
-                    node = target
+                    node = .map(combined)
                 } else {
                     node = .scalar(MiniYAML.unquote(value))
                 }
@@ -343,6 +380,26 @@ enum MiniYAML {
                 }
             }
             return .map(merged.merging(entries) { _, explicit in explicit })
+        }
+
+        /// `>-`, `|` and the like: the text is the more-indented lines that follow.
+        static func isBlockScalar(_ value: String) -> Bool { value.first == ">" || value.first == "|" }
+
+        /// The lines after a block scalar's indicator, joined with spaces (comments already gone).
+        mutating func foldedLines(deeperThan indent: Int) -> String {
+            var text: [String] = []
+            while index < lines.count, lines[index].indent > indent {
+                text.append(lines[index].text)
+                index += 1
+            }
+            return text.joined(separator: " ")
+        }
+
+        func alias(_ value: String) throws -> Node {
+            guard value.hasPrefix("*"), let target = anchors[String(value.dropFirst())] else {
+                throw ParseError(description: "unknown alias \(value)")
+            }
+            return target
         }
     }
 }

@@ -1,0 +1,237 @@
+#!/usr/bin/env bash
+# Builds and starts SafeWalk on the three-node NATS cluster with compose
+# (compose/cluster/docker-compose.yml, plus the fake Twilio of smoke.compose.yml), then checks what
+# the cluster must do (issue 23; docs/SCALING.md):
+#   - a node refuses to start without its logins file, or with a service password empty;
+#   - alice (routed to partition 1) adds a contact, sends a fix and asks for help on nats3; the
+#     alert with `tel:` and `sms:` actions reaches her phone on nats2, the fake gateway gets an SMS
+#     to her contact, and watchdog-1 (not watchdog-0) published the escalation;
+#   - bob (partition 0) can read neither alice's status nor every walker's position;
+#   - nats1, the watchdogs' and the notifier's node, is SIGKILLed: they move to another node, and
+#     bob's cry for help during the outage is escalated by watchdog-0 and alerts his phone and
+#     his contact; nats1 comes back healthy;
+#   - carol, added to the walkers file while the cluster runs, connects once the config job ran
+#     again and the nodes reloaded (SIGHUP), with no restart.
+# Shows the logs on failure and always tears everything down (containers, network, volumes).
+#   compose/cluster/smoke.sh      (needs the pinned nats-server on PATH: scripts/install-nats.sh;
+#                                  mosquitto-clients and python3 on the host)
+# Environment: as compose/smoke.sh (DOCKER, COMPOSE, SAFEWALK_SWIFT_IMAGE, SAFEWALK_RUNTIME_IMAGE,
+# SAFEWALK_BUILD_CONFIGURATION), SMOKE_READY_TIMEOUT (240 s), SMOKE_ALERT_TIMEOUT (60 s).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+docker=${DOCKER:-docker}
+# shellcheck source=../lib/smoke-common.sh
+source compose/lib/smoke-common.sh
+smoke_compose_command || exit 1
+for tool in mosquitto_pub mosquitto_sub python3; do
+    command -v "$tool" > /dev/null || { echo "[cluster-smoke] $tool is needed on the host" >&2; exit 1; }
+done
+compose/cluster/stage-nats.sh
+smoke_base_images
+smoke_stage_swift_mirror
+
+project=safewalk-cluster-smoke
+work=$(mktemp -d /tmp/safewalk-cluster-smoke.XXXXXX)
+port1=$(smoke_free_port)
+port2=$(smoke_free_port "$port1")
+port3=$(smoke_free_port "$port1" "$port2")
+pw() { smoke_password; }
+# Routed by the nodes' mappings (WalkerPartition, pinned in WalkerPartitionTests): alice to
+# partition 1, bob and carol to partition 0.
+alice=(-u alice -P "$(pw)")
+bob=(-u bob -P "$(pw)")
+carol=(-u carol -P "$(pw)")
+printf 'alice %s\nbob %s\n' "${alice[3]}" "${bob[3]}" > "$work/walkers"
+operator_password=$(pw)
+sms_sid=AC$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+sms_token=$(pw)
+{
+    cat compose/cluster/.env.example
+    cat <<ENV
+LOCATION_INGEST_MQTT_PASSWORD=$(pw)
+WATCHDOG_MQTT_PASSWORD=$(pw)
+COMPANION_CHAT_MQTT_PASSWORD=$(pw)
+NOTIFIER_MQTT_PASSWORD=$(pw)
+CONTACTS_STORE_MQTT_PASSWORD=$(pw)
+OPERATOR_MQTT_PASSWORD=$operator_password
+SAFEWALK_CLUSTER_WALKERS=$work/walkers
+SAFEWALK_CLUSTER_MQTT_PORT_1=$port1
+SAFEWALK_CLUSTER_MQTT_PORT_2=$port2
+SAFEWALK_CLUSTER_MQTT_PORT_3=$port3
+SAFEWALK_CHECKIN_INTERVAL=600
+SAFEWALK_NO_MOVEMENT_AFTER=600
+SAFEWALK_OFFLINE_GRACE=600
+SAFEWALK_CHANNELS=device,log,sms-http
+SAFEWALK_SMS_URL=http://fake-sms:8080/2010-04-01/Accounts/$sms_sid/Messages.json
+SAFEWALK_SMS_USER=$sms_sid
+SAFEWALK_SMS_PASSWORD=$sms_token
+SAFEWALK_SMS_TEMPLATE='From=%2B15125550199&To={phone}&Body={message}'
+SMOKE_SMS_SID=$sms_sid
+SMOKE_SMS_TOKEN=$sms_token
+SAFEWALK_SWIFT_IMAGE=${SAFEWALK_SWIFT_IMAGE:-swift:6.1-bookworm}
+SAFEWALK_RUNTIME_IMAGE=${SAFEWALK_RUNTIME_IMAGE:-debian:bookworm-slim}
+SAFEWALK_BUILD_CONFIGURATION=${SAFEWALK_BUILD_CONFIGURATION:-release}
+SAFEWALK_IMAGE_TAG=smoke
+ENV
+} > "$work/env"
+dc() { "${compose[@]}" -p "$project" --env-file "$work/env" -f compose/cluster/docker-compose.yml -f compose/cluster/smoke.compose.yml "$@"; }
+say() { echo "[cluster-smoke +${SECONDS}s] $*"; }
+ok=false
+finish() {
+    trap - EXIT INT TERM
+    jobs -p | xargs -r kill 2> /dev/null || true
+    "$docker" rm -f "$project-refuse" > /dev/null 2>&1 || true
+    if ! $ok; then
+        echo "[cluster-smoke] FAILED; logs:" >&2
+        dc ps >&2 || true
+        dc logs --no-color --tail 60 >&2 || true
+        for file in "$work"/*.out; do [ -f "$file" ] && { echo "--- $file" >&2; cat "$file" >&2; }; done
+    fi
+    dc down -v --remove-orphans > /dev/null 2>&1 || true
+    rm -rf "$work"
+    $ok && echo "[cluster-smoke] passed" || exit 1
+}
+trap finish EXIT INT TERM
+fail() { echo "[cluster-smoke] $*" >&2; exit 1; }
+
+say "building (${compose[*]}; swift image ${SAFEWALK_SWIFT_IMAGE:-swift:6.1-bookworm})"
+# One build per image: every service (and cluster-config) shares the services image.
+dc build nats1 cluster-config fake-sms
+
+# A node refuses to start, saying what is wrong: first without the config job's files.
+refuses() {  # what expected docker-run-arguments...
+    local what=$1 expected=$2 status=0; shift 2
+    "$docker" run --rm --name "$project-refuse" "$@" safewalk/nats:smoke > "$work/refuse.out" 2>&1 || status=$?
+    [ "$status" = 2 ] && grep -qF "$expected" "$work/refuse.out" \
+        || fail "a node with $what: expected exit 2 and '$expected', got exit $status: $(cat "$work/refuse.out")"
+    say "a node refuses $what: $(grep -F "$expected" "$work/refuse.out")"
+}
+refuses "no logins file" "/config/users.conf is missing" -e NATS_NODE=nats1
+
+say "starting; the nodes' MQTT on 127.0.0.1:$port1, $port2, $port3"
+dc up -d --no-build
+refuses "an empty service password" "COMPANION_CHAT_MQTT_PASSWORD is empty" -e NATS_NODE=nats1 \
+    -v "${project}_cluster-config:/config:ro"
+services=(nats1 nats2 nats3 watchdog-0 watchdog-1 location-ingest-0 location-ingest-1 companion-chat-0
+          companion-chat-1 notifier contacts-store fake-sms)
+wait_healthy() {  # service...
+    local deadline=$((SECONDS + ${SMOKE_READY_TIMEOUT:-240})) service id health
+    for service in "$@"; do
+        while true; do
+            id=$(dc ps -q "$service")
+            health=$([ -n "$id" ] && "$docker" inspect -f '{{.State.Health.Status}}' "$id" 2> /dev/null || echo missing)
+            [ "$health" = healthy ] && break
+            [ $SECONDS -lt $deadline ] \
+                || fail "$service is $health after ${SMOKE_READY_TIMEOUT:-240} s; its last lines: $(dc logs --no-color --tail 5 "$service" 2>&1 | tail -5)"
+            sleep 2
+        done
+    done
+}
+wait_healthy "${services[@]}"
+say "healthy: ${services[*]}"
+
+V=(-V mqttv311 -h 127.0.0.1)
+# A phone on nats3 sends until the node acknowledges, as the app does: right after a node's loss
+# NATS may drop a connection while JetStream elects its leaders again.
+phone() {  # login-array-name kind payload
+    local -n login=$1
+    local tries=0
+    until mosquitto_pub "${V[@]}" -p "$port3" "${login[@]}" -q 1 -t "safewalk/${login[1]}/$2" -m "$3" 2> "$work/phone.err"; do
+        tries=$((tries + 1))
+        [ $tries -ge 30 ] && fail "${login[1]}'s phone could not send $2 in 30 tries: $(cat "$work/phone.err")"
+        sleep 1
+    done
+}
+# The walker's own alert and status topics read on nats2 with her own login, until the alert. A
+# QoS 1 subscription is a JetStream consumer: right after a node's loss, while JetStream elects
+# its leaders again, the node refuses it ("All subscription requests were denied"), and the phone
+# subscribes again, as the app does.
+watch_alert() {  # login-array-name file
+    local -n login=$1
+    local tries=0
+    while true; do
+        mosquitto_sub "${V[@]}" -p "$port2" "${login[@]}" -q 1 -v -t "safewalk/${login[1]}/alert" \
+            -t "safewalk/${login[1]}/status" -C 3 -W "${SMOKE_ALERT_TIMEOUT:-60}" > "$2" 2>&1 &
+        watcher=$!
+        sleep 2
+        if kill -0 "$watcher" 2> /dev/null || ! grep -q denied "$2"; then
+            [ $tries -eq 0 ] || say "${login[1]}'s phone subscribed after $tries refusals"
+            return 0
+        fi
+        tries=$((tries + 1))
+        [ $tries -lt 15 ] || fail "${login[1]}'s phone could not subscribe on nats2 in 15 tries: $(cat "$2")"
+    done
+}
+fix_now() { echo "{\"v\":1,\"lat\":30.2849,\"lon\":-97.7341,\"acc\":5,\"tst\":$(date +%s)}"; }
+sms_to() {  # phone: waits up to 30 s for the fake gateway's text to it; prints it
+    local deadline=$((SECONDS + 30))
+    while true; do
+        dc exec -T fake-sms cat /tmp/messages.jsonl > "$work/sms.out" 2> /dev/null || true
+        grep -m1 "\"to\": \"$1\"" "$work/sms.out" && return 0
+        [ $SECONDS -lt $deadline ] || fail "the fake SMS gateway got no text to $1 within 30 s of the alert"
+        sleep 1
+    done
+}
+# The escalation of `walker` was published by watchdog-`owner` and by no other instance.
+escalated_by() {  # walker owner
+    local other=$((1 - $2))
+    dc logs --no-color "watchdog-$2" 2>&1 | grep 'escalation published' | grep -q "walker=$1" \
+        || fail "watchdog-$2 published no escalation of $1"
+    ! dc logs --no-color "watchdog-$other" 2>&1 | grep 'escalation published' | grep -q "walker=$1" \
+        || fail "watchdog-$other published an escalation of $1, who is routed to partition $2"
+}
+cry_for_help() {  # login-array-name contact-phone partition
+    local -n who=$1
+    watch_alert "$1" "$work/${who[1]}-alert.out"
+    phone "$1" contacts/add "{\"name\":\"Mom\",\"phone\":\"$2\",\"v\":1}"
+    phone "$1" fix "$(fix_now)"
+    sleep 1
+    phone "$1" action '{"action":"needHelp","id":"h1","note":"Someone is following me","v":1}'
+    wait "$watcher" || true
+    grep -q "^safewalk/${who[1]}/alert .*\"tel:" "$work/${who[1]}-alert.out" \
+        && grep -q "^safewalk/${who[1]}/alert .*\"sms:" "$work/${who[1]}-alert.out" \
+        || fail "no alert with tel: and sms: actions reached ${who[1]}'s phone on nats2: $(cat "$work/${who[1]}-alert.out")"
+    say "${who[1]}: alert with tel: and sms: actions on nats2; SMS: $(sms_to "$2")"
+    escalated_by "${who[1]}" "$3"
+    say "${who[1]}: escalated by watchdog-$3 alone (partition $3)"
+}
+
+cry_for_help alice +15125550101 1
+
+# Isolation in NATS's own permission model: bob's subscriptions to alice's status and to every
+# walker's position are refused.
+denied=$(mosquitto_sub "${V[@]}" -p "$port2" "${bob[@]}" -q 1 -t safewalk/alice/status -t 'safewalk/+/position' \
+    -C 1 -W 5 2>&1 || true)
+[[ $denied == *enied* && $denied != *safewalk/alice* ]] || fail "bob's subscriptions to alice's topics were not refused: $denied"
+say "bob may read neither alice's status nor every position: $(echo "$denied" | head -1)"
+
+# SIGKILL of nats1, the watchdogs' and the notifier's home node; bob asks for help during the
+# outage.
+"$docker" kill -s KILL "$(dc ps -q nats1)" > /dev/null
+say "nats1 SIGKILLed"
+cry_for_help bob +15125550102 0
+for service in watchdog-0 watchdog-1 notifier; do
+    dc logs --no-color "$service" 2>&1 | grep -q 'moving to another broker node' \
+        || fail "$service never said it moved to another node after nats1's SIGKILL"
+done
+say "watchdog-0, watchdog-1 and the notifier moved off nats1; bob's cry was escalated and delivered during the outage"
+dc start nats1 > /dev/null 2>&1
+wait_healthy nats1
+say "nats1 back and healthy"
+
+# A walker added while the cluster runs: the config job again, then each node reloads its users.
+mosquitto_pub "${V[@]}" -p "$port2" "${carol[@]}" -q 1 -t safewalk/carol/presence -m online 2> "$work/carol-before.out" \
+    && fail "carol connected before she was added"
+printf 'carol %s\n' "${carol[3]}" >> "$work/walkers"
+dc run --rm cluster-config > "$work/config-again.out" 2>&1 || fail "the config job failed: $(cat "$work/config-again.out")"
+for node in nats1 nats2 nats3; do "$docker" kill -s HUP "$(dc ps -q "$node")" > /dev/null; done
+for port in "$port1" "$port2" "$port3"; do
+    tries=0
+    until mosquitto_pub "${V[@]}" -p "$port" "${carol[@]}" -q 1 -t safewalk/carol/presence -m online 2> "$work/carol.out"; do
+        tries=$((tries + 1))
+        [ $tries -lt 10 ] || fail "carol could not log in to the node on $port after the reload: $(cat "$work/carol.out")"
+        sleep 1
+    done
+done
+say "carol, added while the cluster ran, logs in on all three nodes after the reload (no restart)"
+ok=true
