@@ -77,12 +77,8 @@ chmod 755 "$work" "$tls" && chmod 644 "$tls"/*
 example_channels=$(sed -n 's/^SAFEWALK_CHANNELS=//p' compose/.env.example)
 {
     cat compose/.env.example
+    smoke_service_passwords
     cat <<ENV
-LOCATION_INGEST_MQTT_PASSWORD=$(pw)
-WATCHDOG_MQTT_PASSWORD=$(pw)
-COMPANION_CHAT_MQTT_PASSWORD=$(pw)
-NOTIFIER_MQTT_PASSWORD=$(pw)
-CONTACTS_STORE_MQTT_PASSWORD=$(pw)
 OPERATOR_MQTT_PASSWORD=$operator_password
 BROKER_ADMIN_MQTT_PASSWORD=$(pw)
 WEB_MQTT_PASSWORD=$(pw)
@@ -97,17 +93,9 @@ SAFEWALK_NO_REPLY_AFTER=3
 SAFEWALK_NO_MOVEMENT_AFTER=60
 SAFEWALK_OFFLINE_GRACE=60
 SAFEWALK_CHANNELS=${example_channels:-device,log},sms-http
-SAFEWALK_SMS_URL=http://fake-sms:8080/2010-04-01/Accounts/$sms_sid/Messages.json
-SAFEWALK_SMS_USER=$sms_sid
-SAFEWALK_SMS_PASSWORD=$sms_token
-SAFEWALK_SMS_TEMPLATE='From=%2B${sms_from#+}&To={phone}&Body={message}'
-SMOKE_SMS_SID=$sms_sid
-SMOKE_SMS_TOKEN=$sms_token
-SAFEWALK_SWIFT_IMAGE=${SAFEWALK_SWIFT_IMAGE:-swift:6.1-bookworm}
-SAFEWALK_RUNTIME_IMAGE=${SAFEWALK_RUNTIME_IMAGE:-debian:bookworm-slim}
-SAFEWALK_BUILD_CONFIGURATION=${SAFEWALK_BUILD_CONFIGURATION:-release}
-SAFEWALK_IMAGE_TAG=smoke
 ENV
+    smoke_twilio_env "$sms_sid" "$sms_token" "$sms_from"
+    smoke_image_env
 } > "$work/env"
 dc() { "${compose[@]}" -p "$project" --env-file "$work/env" -f compose/docker-compose.yml -f compose/smoke.compose.yml "$@"; }
 # Helper containers (started in the background, so named here where the cleanup can see them).
@@ -115,17 +103,8 @@ helpers=("$project-alert" "$project-watch" "$project-contact" "$project-walker" 
          "$project-refuse" "$project-phone-position" "$project-phone")
 ok=false
 finish() {
-    trap - EXIT INT TERM
     for name in "${helpers[@]}"; do "$docker" rm -f "$name" > /dev/null 2>&1 || true; done
-    if ! $ok; then
-        echo "[smoke] FAILED; logs:" >&2
-        dc ps >&2 || true
-        dc logs --no-color --tail 80 >&2 || true
-        for file in "$work"/*.log; do [ -f "$file" ] && { echo "--- $file" >&2; cat "$file" >&2; }; done
-    fi
-    dc down -v --remove-orphans > /dev/null 2>&1 || true
-    rm -rf "$work"
-    $ok && echo "[smoke] passed" || exit 1
+    smoke_finish smoke '*.log'
 }
 trap finish EXIT INT TERM
 fail() { echo "[smoke] $*" >&2; exit 1; }
@@ -155,17 +134,8 @@ refuses "no TLS certificates" "TLS: /mosquitto/certs/ca.crt is missing" "${good[
 echo "[smoke] starting; TLS on port $tls_port, plain MQTT on 127.0.0.1:$local_port, web's HTTPS on $web_port"
 dc up -d --no-build
 services=(broker location-ingest watchdog companion-chat notifier contacts-store broker-admin web fake-sms)
-deadline=$((SECONDS + ${SMOKE_READY_TIMEOUT:-180}))
-for service in "${services[@]}"; do
-    while true; do
-        id=$(dc ps -q "$service")
-        health=$([ -n "$id" ] && "$docker" inspect -f '{{.State.Health.Status}}' "$id" 2> /dev/null || echo missing)
-        [ "$health" = healthy ] && { echo "[smoke] $service healthy"; break; }
-        [ $SECONDS -lt $deadline ] \
-            || fail "$service is $health after ${SMOKE_READY_TIMEOUT:-180} s; its last lines: $(dc logs --no-color --tail 3 "$service" 2>&1 | tail -3)"
-        sleep 2
-    done
-done
+smoke_wait_healthy "${SMOKE_READY_TIMEOUT:-180}" "${services[@]}"
+echo "[smoke] healthy: ${services[*]}"
 if $until_healthy; then ok=true; exit 0; fi
 
 # Tools from the services image on the host's network; the test CA at /certs.

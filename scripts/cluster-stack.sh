@@ -292,17 +292,18 @@ moved watchdog-0 && moved watchdog-1 && moved notifier
 check "failover" $? "both watchdogs and the notifier moved (watchdog 1 to $(grep 'connected to broker' "$work/watchdog-1.log" | tail -1 | sed -n 's/.*node=\([^ ]*\).*/\1/p')) while node 1 is down, $(python3 -c "print(f'{$(date +%s.%N) - $killed_at:.1f}')") s after the SIGKILL"
 phone action '{"action":"imSafe","id":"a2","v":1}'
 sleep 2
-# Up to 40 s for the alert: right after a node's loss JetStream elects leaders again, and a
-# service's subscriptions and retained writes wait for them. The watchers stop once it is there.
-watch_on_node2 60 "$work/second.out"
+# Up to 60 s for the alert: right after a node's loss JetStream elects leaders again, and a
+# service's subscriptions and retained writes wait for them (one CI run saw the escalation but
+# not the alert within 40 s). The watchers stop once it is there. Node 1 stays down throughout.
+watch_on_node2 80 "$work/second.out"
 watchers_subscribed "$work/second.out"
 phone action '{"action":"needHelp","id":"a3","v":1}'
-deadline=$((SECONDS + 40))
+deadline=$((SECONDS + 60))
 until grep -q '^safewalk/alice/alert ' "$work/second.out" || [ $SECONDS -ge $deadline ]; do sleep 0.5; done
 sleep 1  # the delivery reports that follow the alert
 kill "${watchers[@]}" 2> /dev/null
 wait "${watchers[@]}" 2> /dev/null
-alerted_after=$((SECONDS - deadline + 40))
+alerted_after=$((SECONDS - deadline + 60))
 second=$(first_incident "$work/second.out")
 [ -n "$second" ] && [ "$second" != "$first" ]
 check "during node 1's outage" $? "the second cry escalated as a new incident (${second:-none}): the I'm-safe had ended the first"
@@ -313,4 +314,11 @@ check "session" $? "each watchdog found its persistent session on the node it mo
 start_node 1
 mqtt_ready "${mqtt[0]}"
 check "node 1 back" $? "node 1 rejoined the cluster and acknowledges a QoS 1 publish"
+# A failed check is read in CI's log, and the work directory is gone by then: show what the
+# services and the watchers saw.
+if [ $failed != 0 ]; then
+    for file in "$work"/notifier.log "$work"/watchdog-1.log "$work"/second.out; do
+        [ -f "$file" ] && { echo "--- last lines of $file"; tail -n 40 "$file"; }
+    done
+fi
 exit $failed

@@ -123,6 +123,10 @@ import Testing
             #expect(Set(environment.keys) == wanted.union(["NATS_NODE"]), "\(node): \(environment.keys.sorted())")
             #expect(environment["NATS_NODE"] == node)
         }
+        // The node refuses to start when one of these is empty or weak: the same list.
+        let entrypoint = try ComposeEnvironmentTests.text("compose/cluster/nats/entrypoint.sh")
+        let required = try #require(entrypoint.firstMatch(of: /\nrequired=" ([A-Z_ ]+) "\n/)).output.1
+        #expect(Set(required.split(separator: " ").map(String.init)) == wanted)
     }
 
     /// What the single box's compose passes a service, the cluster passes each of its instances

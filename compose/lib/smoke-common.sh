@@ -47,3 +47,70 @@ smoke_free_port() {
 }
 
 smoke_password() { head -c 18 /dev/urandom | base64 | tr -d '/+='; }
+
+# Waits until each compose service given is healthy, within $1 seconds for all; fails (the
+# caller's `fail`) naming the first that is not, with its last log lines. Needs the caller's `dc`.
+smoke_wait_healthy() {  # timeout service...
+    local deadline=$((SECONDS + $1)) timeout=$1 service id health
+    shift
+    for service in "$@"; do
+        while true; do
+            id=$(dc ps -q "$service")
+            health=$([ -n "$id" ] && "${docker:-docker}" inspect -f '{{.State.Health.Status}}' "$id" 2> /dev/null || echo missing)
+            [ "$health" = healthy ] && break
+            [ $SECONDS -lt $deadline ] \
+                || fail "$service is $health after $timeout s; its last lines: $(dc logs --no-color --tail 5 "$service" 2>&1 | tail -5)"
+            sleep 2
+        done
+    done
+}
+
+# The end of a smoke test, from its EXIT trap: on failure (`ok` false) compose's view, the last
+# lines of every log and the test's own files in $work matching $2; always `down -v` and the
+# work directory gone. Exits 1 unless the test passed.
+smoke_finish() {  # tag file-glob
+    trap - EXIT INT TERM
+    if ! $ok; then
+        echo "[$1] FAILED; logs:" >&2
+        dc ps >&2 || true
+        dc logs --no-color --tail 80 >&2 || true
+        local file
+        for file in "$work"/$2; do [ -f "$file" ] && { echo "--- $file" >&2; cat "$file" >&2; }; done
+    fi
+    dc down -v --remove-orphans > /dev/null 2>&1 || true
+    rm -rf "$work"
+    $ok && echo "[$1] passed" || exit 1
+}
+
+# The env-file lines that point the notifier's sms-http channel at the fake Twilio on the
+# `backend` network (Twilio's own URL shape, basic auth, a From number), as README.md documents
+# it, and tell the fake gateway the account it accepts.
+smoke_twilio_env() {  # account-sid auth-token from-number
+    cat <<ENV
+SAFEWALK_SMS_URL=http://fake-sms:8080/2010-04-01/Accounts/$1/Messages.json
+SAFEWALK_SMS_USER=$1
+SAFEWALK_SMS_PASSWORD=$2
+SAFEWALK_SMS_TEMPLATE='From=%2B${3#+}&To={phone}&Body={message}'
+SMOKE_SMS_SID=$1
+SMOKE_SMS_TOKEN=$2
+ENV
+}
+
+# The env-file lines that build the images from the base images chosen (smoke_base_images) and
+# tag them `smoke`.
+smoke_image_env() {
+    cat <<ENV
+SAFEWALK_SWIFT_IMAGE=${SAFEWALK_SWIFT_IMAGE:-swift:6.1-bookworm}
+SAFEWALK_RUNTIME_IMAGE=${SAFEWALK_RUNTIME_IMAGE:-debian:bookworm-slim}
+SAFEWALK_BUILD_CONFIGURATION=${SAFEWALK_BUILD_CONFIGURATION:-release}
+SAFEWALK_IMAGE_TAG=smoke
+ENV
+}
+
+# Env-file lines: a random password for each of the five services' broker logins.
+smoke_service_passwords() {
+    local service
+    for service in LOCATION_INGEST WATCHDOG COMPANION_CHAT NOTIFIER CONTACTS_STORE; do
+        echo "${service}_MQTT_PASSWORD=$(smoke_password)"
+    done
+}
