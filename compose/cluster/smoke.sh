@@ -16,7 +16,7 @@
 #   compose/cluster/smoke.sh      (needs the pinned nats-server on PATH: scripts/install-nats.sh;
 #                                  mosquitto-clients and python3 on the host)
 # Environment: as compose/smoke.sh (DOCKER, COMPOSE, SAFEWALK_SWIFT_IMAGE, SAFEWALK_RUNTIME_IMAGE,
-# SAFEWALK_BUILD_CONFIGURATION), SMOKE_READY_TIMEOUT (240 s), SMOKE_ALERT_TIMEOUT (60 s).
+# SAFEWALK_BUILD_CONFIGURATION), SMOKE_READY_TIMEOUT (240 s), SMOKE_ALERT_TIMEOUT (90 s).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 docker=${DOCKER:-docker}
@@ -108,24 +108,32 @@ phone() {  # login-array-name kind payload
         sleep 1
     done
 }
-# The walker's own alert and status topics read on nats2 with her own login, until the alert. A
-# QoS 1 subscription is a JetStream consumer: right after a node's loss, while JetStream elects
-# its leaders again, the node refuses it ("All subscription requests were denied"), and the phone
-# subscribes again, as the app does.
+# The walker's phone reads her own alert and status topics on nats2 with her own login, from
+# before she asks for help (bob's from before nats1's SIGKILL, as a connected phone would) until
+# the alert. QoS 0, so that what is checked is the alert's way through the cluster, not a
+# JetStream consumer of the reader's own. Subscribed once the SUBACK grants both topics: right
+# after a node's loss NATS can refuse a subscription while JetStream elects its leaders again,
+# with the same words as an ACL refusal, and the phone asks again, as the app does.
 watch_alert() {  # login-array-name file
     local -n login=$1
-    local tries=0
+    local tries=0 deadline
     while true; do
-        mosquitto_sub "${V[@]}" -p "$port2" "${login[@]}" -q 1 -v -t "safewalk/${login[1]}/alert" \
-            -t "safewalk/${login[1]}/status" -W "${SMOKE_ALERT_TIMEOUT:-60}" > "$2" 2>&1 &
+        # Line-buffered: the SUBACK line is otherwise only written when mosquitto_sub exits.
+        stdbuf -oL mosquitto_sub -d "${V[@]}" -p "$port2" "${login[@]}" -q 0 -v -t "safewalk/${login[1]}/alert" \
+            -t "safewalk/${login[1]}/status" -W "${SMOKE_ALERT_TIMEOUT:-90}" > "$2" 2>&1 &
         watcher=$!
-        sleep 2
-        if kill -0 "$watcher" 2> /dev/null || ! grep -q denied "$2"; then
+        deadline=$((SECONDS + 30))
+        until grep -q '^Subscribed (mid' "$2" || ! kill -0 "$watcher" 2> /dev/null || [ $SECONDS -ge $deadline ]; do
+            sleep 0.2
+        done
+        if grep -q '^Subscribed (mid: [0-9]*): 0, 0$' "$2"; then
             [ $tries -eq 0 ] || say "${login[1]}'s phone subscribed after $tries refusals"
             return 0
         fi
+        kill "$watcher" 2> /dev/null || true
         tries=$((tries + 1))
         [ $tries -lt 15 ] || fail "${login[1]}'s phone could not subscribe on nats2 in 15 tries: $(cat "$2")"
+        sleep 1
     done
 }
 fix_now() { echo "{\"v\":1,\"lat\":30.2849,\"lon\":-97.7341,\"acc\":5,\"tst\":$(date +%s)}"; }
@@ -146,9 +154,8 @@ escalated_by() {  # walker owner
     ! dc logs --no-color "watchdog-$other" 2>&1 | grep 'escalation published' | grep -q "walker=$1" \
         || fail "watchdog-$other published an escalation of $1, who is routed to partition $2"
 }
-cry_for_help() {  # login-array-name contact-phone partition
+cry_for_help() {  # login-array-name contact-phone partition: after watch_alert
     local -n who=$1
-    watch_alert "$1" "$work/${who[1]}-alert.out"
     phone "$1" contacts/add "{\"name\":\"Mom\",\"phone\":\"$2\",\"v\":1}"
     phone "$1" fix "$(fix_now)"
     sleep 1
@@ -168,6 +175,7 @@ cry_for_help() {  # login-array-name contact-phone partition
     say "${who[1]}: escalated by watchdog-$3 alone (partition $3)"
 }
 
+watch_alert alice "$work/alice-alert.out"
 cry_for_help alice +15125550101 1
 
 # Isolation in NATS's own permission model: bob's subscriptions to alice's status and to every
@@ -179,6 +187,7 @@ say "bob may read neither alice's status nor every position: $(echo "$denied" | 
 
 # SIGKILL of nats1, the watchdogs' and the notifier's home node; bob asks for help during the
 # outage.
+watch_alert bob "$work/bob-alert.out"
 nats1=$(dc ps -q nats1)
 "$docker" kill -s KILL "$nats1" > /dev/null
 say "nats1 SIGKILLed"
