@@ -227,14 +227,7 @@ echo "[smoke] alert: $(cat "$work/alert.log")"
 grep -q '"tel:' "$work/alert.log" && grep -q '"sms:' "$work/alert.log" || fail "no alert with tel: and sms: actions"
 
 # The SMS, as the gateway received it.
-deadline=$((SECONDS + 30))
-while true; do
-    dc exec -T fake-sms cat /tmp/messages.jsonl > "$work/sms.log" 2> /dev/null || true
-    grep -q "\"to\": \"$contact_phone\"" "$work/sms.log" && break
-    [ $SECONDS -lt $deadline ] || fail "the fake SMS gateway accepted no text for $contact_phone within 30 s after the alert; it saw: $(dc logs --no-color fake-sms 2>&1 | grep -E 'To=|refused' | tr '\n' ' ')"
-    sleep 1
-done
-sms=$(grep -m1 "\"to\": \"$contact_phone\"" "$work/sms.log")
+sms=$(smoke_sms_to "$contact_phone") || fail "no SMS to $contact_phone"
 echo "[smoke] SMS: $sms"
 echo "$sms" | grep -qF "\"from\": \"$sms_from\"" || fail "the SMS did not come from $sms_from (SAFEWALK_SMS_TEMPLATE not passed?)"
 echo "$sms" | grep -qF 'https://maps.google.com/?q=' || fail "the SMS has no maps link"

@@ -7,9 +7,10 @@
 #     alert with `tel:` and `sms:` actions reaches her phone on nats2, the fake gateway gets an SMS
 #     to her contact, and watchdog-1 (not watchdog-0) published the escalation;
 #   - bob (partition 0) can read neither alice's status nor every walker's position;
-#   - nats1, the watchdogs' and the notifier's node, is SIGKILLed: they move to another node, and
-#     bob's cry for help during the outage is escalated by watchdog-0 and alerts his phone and
-#     his contact; nats1 comes back healthy;
+#   - bob (partition 0) adds his contact and sends a fix; then nats1, the watchdogs' and the
+#     notifier's node, is SIGKILLed: they move to another node, and bob's cry for help during the
+#     outage is escalated by watchdog-0 and alerts his phone and his contact; nats1 comes back
+#     healthy;
 #   - carol, added to the walkers file while the cluster runs, connects once the config job ran
 #     again and the nodes reloaded (SIGHUP), with no restart.
 # Shows the logs on failure and always tears everything down (containers, network, volumes).
@@ -114,38 +115,29 @@ phone() {  # login-array-name kind payload
 # JetStream consumer of the reader's own. Subscribed once the SUBACK grants both topics: right
 # after a node's loss NATS can refuse a subscription while JetStream elects its leaders again,
 # with the same words as an ACL refusal, and the phone asks again, as the app does.
-watch_alert() {  # login-array-name file
+watch_alert() {  # login-array-name: the phone's output in $work/<walker>-alert.out
     local -n login=$1
-    local tries=0 deadline
+    local tries=0 deadline out="$work/${login[1]}-alert.out"
     while true; do
         # Line-buffered: the SUBACK line is otherwise only written when mosquitto_sub exits.
         stdbuf -oL mosquitto_sub -d "${V[@]}" -p "$port2" "${login[@]}" -q 0 -v -t "safewalk/${login[1]}/alert" \
-            -t "safewalk/${login[1]}/status" -W "${SMOKE_ALERT_TIMEOUT:-90}" > "$2" 2>&1 &
+            -t "safewalk/${login[1]}/status" -W "${SMOKE_ALERT_TIMEOUT:-90}" > "$out" 2>&1 &
         watcher=$!
         deadline=$((SECONDS + 30))
-        until grep -q '^Subscribed (mid' "$2" || ! kill -0 "$watcher" 2> /dev/null || [ $SECONDS -ge $deadline ]; do
+        until grep -q '^Subscribed (mid' "$out" || ! kill -0 "$watcher" 2> /dev/null || [ $SECONDS -ge $deadline ]; do
             sleep 0.2
         done
-        if grep -q '^Subscribed (mid: [0-9]*): 0, 0$' "$2"; then
+        if grep -q '^Subscribed (mid: [0-9]*): 0, 0$' "$out"; then
             [ $tries -eq 0 ] || say "${login[1]}'s phone subscribed after $tries refusals"
             return 0
         fi
         kill "$watcher" 2> /dev/null || true
         tries=$((tries + 1))
-        [ $tries -lt 15 ] || fail "${login[1]}'s phone could not subscribe on nats2 in 15 tries: $(cat "$2")"
+        [ $tries -lt 15 ] || fail "${login[1]}'s phone could not subscribe on nats2 in 15 tries: $(cat "$out")"
         sleep 1
     done
 }
 fix_now() { echo "{\"v\":1,\"lat\":30.2849,\"lon\":-97.7341,\"acc\":5,\"tst\":$(date +%s)}"; }
-sms_to() {  # phone: waits up to 30 s for the fake gateway's text to it; prints it
-    local deadline=$((SECONDS + 30))
-    while true; do
-        dc exec -T fake-sms cat /tmp/messages.jsonl > "$work/sms.out" 2> /dev/null || true
-        grep -m1 "\"to\": \"$1\"" "$work/sms.out" && return 0
-        [ $SECONDS -lt $deadline ] || fail "the fake SMS gateway got no text to $1 within 30 s of the alert"
-        sleep 1
-    done
-}
 # The escalation of `walker` was published by watchdog-`owner` and by no other instance.
 escalated_by() {  # walker owner
     local other=$((1 - $2))
@@ -154,11 +146,28 @@ escalated_by() {  # walker owner
     ! dc logs --no-color "watchdog-$other" 2>&1 | grep 'escalation published' | grep -q "walker=$1" \
         || fail "watchdog-$other published an escalation of $1, who is routed to partition $2"
 }
-cry_for_help() {  # login-array-name contact-phone partition: after watch_alert
-    local -n who=$1
+# A walker as she is before any walk: one contact stored and her position known, both seen by
+# her phone on nats2 (so the notifier, which reads the same retained contacts, has them too). A
+# contact added a second before a cry, while the notifier is moving nodes, can miss that alert.
+prepare_walker() {  # login-array-name contact-phone
+    local -n walker=$1
+    local seen="$work/${walker[1]}-ready.out" deadline=$((SECONDS + 30))
+    stdbuf -oL mosquitto_sub "${V[@]}" -p "$port2" "${walker[@]}" -q 0 -v -t "safewalk/${walker[1]}/contacts" \
+        -t "safewalk/${walker[1]}/position/#" -W 30 > "$seen" 2>&1 &
+    local reader=$!
+    sleep 1
     phone "$1" contacts/add "{\"name\":\"Mom\",\"phone\":\"$2\",\"v\":1}"
     phone "$1" fix "$(fix_now)"
-    sleep 1
+    until { grep -q "^safewalk/${walker[1]}/contacts .*$2" "$seen" && grep -q "^safewalk/${walker[1]}/position/" "$seen"; } \
+        || [ $SECONDS -ge $deadline ]; do
+        sleep 0.2
+    done
+    kill "$reader" 2> /dev/null || true
+    grep -q "^safewalk/${walker[1]}/contacts .*$2" "$seen" && grep -q "^safewalk/${walker[1]}/position/" "$seen" \
+        || fail "${walker[1]}'s contact and position were not both published within 30 s: $(cat "$seen")"
+}
+cry_for_help() {  # login-array-name contact-phone partition: after prepare_walker and watch_alert
+    local -n who=$1
     phone "$1" action '{"action":"needHelp","id":"h1","note":"Someone is following me","v":1}'
     # Until the alert (the watcher gives up after SMOKE_ALERT_TIMEOUT by itself).
     while kill -0 "$watcher" 2> /dev/null && ! grep -q "^safewalk/${who[1]}/alert " "$work/${who[1]}-alert.out"; do
@@ -170,12 +179,14 @@ cry_for_help() {  # login-array-name contact-phone partition: after watch_alert
     grep -q "^safewalk/${who[1]}/alert .*\"tel:" "$work/${who[1]}-alert.out" \
         && grep -q "^safewalk/${who[1]}/alert .*\"sms:" "$work/${who[1]}-alert.out" \
         || fail "no alert with tel: and sms: actions reached ${who[1]}'s phone on nats2: $(cat "$work/${who[1]}-alert.out")"
-    say "${who[1]}: alert with tel: and sms: actions on nats2; SMS: $(sms_to "$2")"
+    sms=$(smoke_sms_to "$2") || fail "no SMS to ${who[1]}'s contact $2"
+    say "${who[1]}: alert with tel: and sms: actions on nats2; SMS: $sms"
     escalated_by "${who[1]}" "$3"
     say "${who[1]}: escalated by watchdog-$3 alone (partition $3)"
 }
 
-watch_alert alice "$work/alice-alert.out"
+prepare_walker alice +15125550101
+watch_alert alice
 cry_for_help alice +15125550101 1
 
 # Isolation in NATS's own permission model: bob's subscriptions to alice's status and to every
@@ -187,16 +198,22 @@ say "bob may read neither alice's status nor every position: $(echo "$denied" | 
 
 # SIGKILL of nats1, the watchdogs' and the notifier's home node; bob asks for help during the
 # outage.
-watch_alert bob "$work/bob-alert.out"
+prepare_walker bob +15125550102
+watch_alert bob
 nats1=$(dc ps -q nats1)
 "$docker" kill -s KILL "$nats1" > /dev/null
 say "nats1 SIGKILLed"
 cry_for_help bob +15125550102 0
 # Docker restarts no container it killed on request: nats1 stayed down through bob's cry.
 [ "$("$docker" inspect -f '{{.State.Running}}' "$nats1")" = false ] || fail "nats1 was running again before bob's cry was answered"
+# A killed container's connections end in silence (no reset), so a service that did not happen to
+# send meanwhile notices by its keep-alive (10 s, given up one keep-alive later): up to 60 s.
+deadline=$((SECONDS + 60))
 for service in watchdog-0 watchdog-1 notifier; do
-    dc logs --no-color "$service" 2>&1 | grep -q 'moving to another broker node' \
-        || fail "$service never said it moved to another node after nats1's SIGKILL"
+    until dc logs --no-color "$service" 2>&1 | grep -q 'moving to another broker node'; do
+        [ $SECONDS -lt $deadline ] || fail "$service never said it moved to another node after nats1's SIGKILL"
+        sleep 1
+    done
 done
 say "watchdog-0, watchdog-1 and the notifier moved off nats1; bob's cry was escalated and delivered during the outage"
 dc start nats1 > /dev/null 2>&1

@@ -114,3 +114,20 @@ smoke_service_passwords() {
         echo "${service}_MQTT_PASSWORD=$(smoke_password)"
     done
 }
+
+# Prints the first text the fake Twilio accepted for phone $1 (a JSON line), waiting up to 30 s;
+# without one, says on stderr what the gateway saw and returns 1. A caller in `$(…)` must check
+# the status (`|| exit 1`): a failure inside a command substitution stops only the subshell.
+# Needs the caller's `dc` and `work`.
+smoke_sms_to() {  # phone
+    local deadline=$((SECONDS + 30))
+    while true; do
+        dc exec -T fake-sms cat /tmp/messages.jsonl > "$work/sms.log" 2> /dev/null || true
+        grep -m1 "\"to\": \"$1\"" "$work/sms.log" && return 0
+        if [ $SECONDS -ge $deadline ]; then
+            echo "the fake SMS gateway accepted no text for $1 within 30 s after the alert; it saw: $(dc logs --no-color fake-sms 2>&1 | grep -E 'To=|refused' | tr '\n' ' ')" >&2
+            return 1
+        fi
+        sleep 1
+    done
+}
