@@ -153,28 +153,32 @@ phone() {  # kind payload [login...]: alice's unless another is given
     [ $tries -eq 0 ] || say "the phone sent $kind after $tries failed tries"
 }
 # What of alice's is seen from node 2 (QoS 0: no JetStream consumer): her own topics, with her
-# own login, and her escalations, which her device may not read, with the operator's. Her position
-# is read as `position/#`: the nodes append her watchdog partition to it.
+# own login, into FILE, and her escalations, which her device may not read, with the operator's,
+# into FILE.operator. Her position is read as `position/#`: the nodes append her watchdog
+# partition to it.
 watch_on_node2() {  # seconds file
     local own=() kind
     for kind in contacts position/# status alert delivery; do own+=(-t "safewalk/alice/$kind"); done
-    : > "$2"  # both append: a writer that does not would write over the other's lines
-    mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${alice[@]}" -q 0 -v "${own[@]}" -W "$1" >> "$2" 2> /dev/null &
+    mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${alice[@]}" -q 0 -v "${own[@]}" -W "$1" > "$2" 2> /dev/null &
     watchers=($!)
     mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${operator[@]}" -q 0 -v -t safewalk/alice/escalation \
-        -t safewalk/alice/status -W "$1" >> "$2" 2> /dev/null &
+        -t safewalk/alice/status -W "$1" > "$2.operator" 2> /dev/null &
     watchers+=($!)
     sleep 1
 }
-# Until both watchers are subscribed: each has been sent alice's retained status. Right after a
-# node's loss a subscription waits up to 5 s while JetStream's retained-message stream elects a
-# leader, and a QoS 0 watcher misses what is published before (one run lost the alert that way).
+# Until each watcher has been sent a retained message of its own subscription: alice's contacts
+# to hers, her status to the operator's. Right after a node's loss a subscription can wait
+# seconds while JetStream's retained-message stream elects a leader, and a QoS 0 watcher misses
+# what is published before. Counting lines of one shared file was not enough: one CI run saw two
+# status lines from the operator's watcher alone, cried, and alice's watcher, subscribed only
+# after the alert, never saw it.
 watchers_subscribed() {  # file
     local deadline=$((SECONDS + 30))
-    until [ "$(grep -c '^safewalk/alice/status ' "$1")" -ge 2 ] || [ $SECONDS -ge $deadline ]; do sleep 0.2; done
+    until { grep -q '^safewalk/alice/contacts ' "$1" && grep -q '^safewalk/alice/status ' "$1.operator"; } ||
+        [ $SECONDS -ge $deadline ]; do sleep 0.2; done
 }
 fix_now() { echo "{\"v\":1,\"lat\":30.2849,\"lon\":-97.7341,\"acc\":5,\"tst\":$(date +%s)}"; }
-first_incident() { sed -n 's|^safewalk/alice/escalation .*"incident":"\([^"]*\)".*|\1|p' "$1" | head -1; }
+first_incident() { sed -n 's|^safewalk/alice/escalation .*"incident":"\([^"]*\)".*|\1|p' "$1.operator" | head -1; }
 
 watch_on_node2 12 "$work/first.out"
 phone contacts/add '{"name":"Mom","phone":"512-555-0101","v":1}'
@@ -317,7 +321,7 @@ check "node 1 back" $? "node 1 rejoined the cluster and acknowledges a QoS 1 pub
 # A failed check is read in CI's log, and the work directory is gone by then: show what the
 # services and the watchers saw.
 if [ $failed != 0 ]; then
-    for file in "$work"/notifier.log "$work"/watchdog-1.log "$work"/second.out; do
+    for file in "$work"/notifier.log "$work"/watchdog-1.log "$work"/second.out "$work"/second.out.operator; do
         [ -f "$file" ] && { echo "--- last lines of $file"; tail -n 40 "$file"; }
     done
 fi
