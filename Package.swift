@@ -26,6 +26,7 @@ let hummingbirdCore = Target.Dependency.product(name: "HummingbirdCore", package
 let hummingbirdTLS = Target.Dependency.product(name: "HummingbirdTLS", package: "hummingbird")
 let hummingbirdTesting = Target.Dependency.product(name: "HummingbirdTesting", package: "hummingbird")
 let nioSSL = Target.Dependency.product(name: "NIOSSL", package: "swift-nio-ssl")
+let bcrypt = Target.Dependency.product(name: "HummingbirdBcrypt", package: "hummingbird-auth")
 
 /// One SafeWalk service: its logic in a library (`Services/<name>/Kit`, testable and usable by
 /// benchmarks) and a thin executable (`Services/<name>/Main`). Services never import each other;
@@ -58,7 +59,8 @@ let services = [
     ServiceSpec(name: "notifier", kit: "NotifierKit", extra: ["SafeWalkStorage", grdb, httpClient, crypto]),
     ServiceSpec(name: "contacts-store", kit: "ContactsStoreKit", extra: ["SafeWalkStorage", grdb]),
     // Walkers' broker logins, live (issue 17); its tests run the executable on a broker with the plugin.
-    ServiceSpec(name: "broker-admin", kit: "BrokerAdminKit", extra: [], testExtra: ["broker-admin"]),
+    ServiceSpec(name: "broker-admin", kit: "BrokerAdminKit",
+                extra: ["SafeWalkBrokerPolicy", "SafeWalkStorage", grdb, bcrypt], testExtra: ["broker-admin"]),
 ]
 
 let shared: [Target.Dependency] = ["SafeWalkCore", "SafeWalkMQTT", "SafeWalkService", log, lifecycle, metrics]
@@ -156,6 +158,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -176,14 +179,20 @@ let package = Package(
                 path: "Shared/SafeWalkService", swiftSettings: production),
         .target(name: "SafeWalkStorage", dependencies: [grdb, log], path: "Shared/SafeWalkStorage",
                 swiftSettings: production),
+        // mosquitto/acl read as rules, and the same rules as a NATS cluster's users: for
+        // `safewalk nats-users` and for broker-admin's NATS users file.
+        .target(name: "SafeWalkBrokerPolicy", dependencies: ["SafeWalkCore"], path: "Shared/SafeWalkBrokerPolicy",
+                swiftSettings: production),
         // The `safewalk` command-line tool: run, watch and simulate walks, manage users and contacts.
         // `safewalk user add --operator` writes web's store itself (SafeWalkWebKit's WebDatabase).
         .target(name: "SafeWalkCLI",
-                dependencies: ["SafeWalkCore", "SafeWalkMQTT", "SafeWalkWebKit", log, argumentParser, httpClient],
+                dependencies: ["SafeWalkCore", "SafeWalkMQTT", "SafeWalkWebKit", "SafeWalkBrokerPolicy", log, argumentParser,
+                               httpClient],
                 path: "Tools/SafeWalkCLI", swiftSettings: production),
         .executableTarget(name: "safewalk", dependencies: ["SafeWalkCLI"], path: "Tools/safewalk",
                           swiftSettings: production),
-        .testTarget(name: "SafeWalkCLITests", dependencies: ["SafeWalkCLI", "TestSupport", "SafeWalkCore", "SafeWalkMQTT", "SafeWalkWebKit"],
+        .testTarget(name: "SafeWalkCLITests", dependencies: ["SafeWalkCLI", "TestSupport", "SafeWalkCore", "SafeWalkMQTT", "SafeWalkWebKit",
+                                                       "SafeWalkBrokerPolicy"],
                     swiftSettings: strict),
         .target(name: "TestSupport", dependencies: ["SafeWalkMQTT", "SafeWalkCore", log, clocks, httpClient, crypto] + nioServer,
                 path: "Tests/TestSupport", swiftSettings: production),

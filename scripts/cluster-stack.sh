@@ -15,8 +15,11 @@
 # cry must escalate as a new incident and alert the phone, during the outage, not after it.
 # Node 1 then comes back and rejoins. Every login has the rights mosquitto/acl gives it on the
 # single box, in NATS's own permission model (`safewalk nats-users`): a second walker can neither
-# read the first's topics nor add to her contacts, and a third, added while the cluster runs
-# (the nodes reload their users), connects at once. .ci/run runs it (debug build, ~1.5 minutes).
+# read the first's topics nor add to her contacts. Every walker signs up through web, as a person
+# does: broker-admin keeps the logins (SAFEWALK_ADMIN_BROKER=nats) and writes the users file the
+# nodes include, each node reloads it (compose/cluster/nats/reload-on-change.sh), and web answers
+# only once all three have: a third walker, signed up while the cluster runs, connects at once to
+# every node. .ci/run runs it (debug build, ~1.5 minutes).
 # Walkers and partitions: alice is routed to partition 1, bob and carol to 0.
 #
 #   scripts/cluster-stack.sh        (needs nats-server and mosquitto-clients; CONFIGURATION=debug|release)
@@ -47,23 +50,30 @@ check() {  # name, pass?, detail
 nats_ports
 # Logins and rights as on the single box (docs/SCALING.md, "Logins and rights on the cluster"):
 # mosquitto/acl translated by `safewalk nats-users`, each service's password in the nodes'
-# environment under the name compose gives it, and the walkers alice and bob.
+# environment under the name compose gives it. No walker yet: they sign up through web, and
+# broker-admin rewrites the file (docs/SCALING.md, "Sign-up on the cluster").
 pw() { head -c 12 /dev/urandom | base64 | tr -d '/+='; }
 password_variable() { echo "$(echo "$1" | tr 'a-z-' 'A-Z_')_MQTT_PASSWORD"; }  # as NATSAuthorization names it
 password_of() { local name; name=$(password_variable "$1"); echo "${!name}"; }
 for service in $(awk '$1 == "user" { print $2 }' mosquitto/acl); do
     export "$(password_variable "$service")=$(pw)"
 done
-alice=(-u alice -P "$(pw)")
-bob=(-u bob -P "$(pw)")
+# A walker's password as web wants it: a character that is neither a letter nor a digit.
+alice=(-u alice -P "$(pw)-a")
+bob=(-u bob -P "$(pw)-b")
 operator=(-u operator -P "$(password_of operator)")
-printf 'alice %s\nbob %s\n' "${alice[3]}" "${bob[3]}" > "$work/walkers"
-"$bin/safewalk" nats-users --walkers "$work/walkers" > "$work/users.conf" || exit 1
+"$bin/safewalk" nats-users > "$work/users.conf" || exit 1
+mkdir -p "$work/loaded"
 ready_login=(-u watchdog -P "$(password_of watchdog)")
 ready_topic=safewalk/_heartbeat/watchdog
-start_node() {  # i: the node's own config names $work, so cleanup finds it
+# Each node with its reloader, which signals it when the users file changes and acknowledges in
+# $work/loaded/nats{i}.loaded; both command lines name $work, so cleanup finds them.
+start_node() {  # i
     setsid nats-server -c "$work/nats$1.conf" >> "$work/nats$1.log" 2>&1 &
-    disown $!  # killed on purpose: no job notice
+    local node=$!  # setsid execs: the node's own pid
+    disown $node  # killed on purpose: no job notice
+    compose/cluster/nats/reload-on-change.sh "$work/users.conf" "$node" "$work/loaded/nats$1.loaded" &
+    disown $!
 }
 # Each walker's watchdog inputs routed to one of two partitions (WalkerPartition).
 "$bin/safewalk" nats-mappings --partitions 2 > "$work/mappings.conf" || exit 1
@@ -106,14 +116,35 @@ for k in 0 1; do
 done
 start_service notifier 1
 start_service contacts-store 2
-for service in "${watchdogs[@]}" notifier "${ingests[@]}" contacts-store "${companions[@]}"; do
+# Sign-up: broker-admin keeps the walkers' logins in the users file and waits for the three nodes'
+# acknowledgements before it answers; web is the HTTP edge a person signs up at.
+start_service broker-admin 2 broker-admin SAFEWALK_ADMIN_BROKER=nats SAFEWALK_NATS_USERS_FILE="$work/users.conf" \
+    SAFEWALK_NATS_LOADED_DIR="$work/loaded" SAFEWALK_NATS_NODES=nats1,nats2,nats3 SAFEWALK_ACL_FILE="$PWD/mosquitto/acl" \
+    SAFEWALK_METRICS_PORT="$(free_port)"
+web_port=$(free_port)
+start_service web 2 web SAFEWALK_HTTP_HOST=127.0.0.1 SAFEWALK_HTTP_PORT="$web_port" \
+    SAFEWALK_PUBLIC_URL="http://127.0.0.1:$web_port" SAFEWALK_METRICS_PORT="$(free_port)"
+for service in "${watchdogs[@]}" notifier "${ingests[@]}" contacts-store "${companions[@]}" broker-admin web; do
     deadline=$((SECONDS + 60))
     until grep -q "connected to broker" "$work/$service.log" 2> /dev/null; do
         [ $SECONDS -ge $deadline ] && { say "$service never connected: $(tail -3 "$work/$service.log")"; exit 1; }
         sleep 0.5
     done
 done
-say "five services connected: two watchdogs, notifier → node 1; two location-ingests, contacts-store → node 2; two companion-chats → node 3"
+say "services connected: two watchdogs, notifier → node 1; two location-ingests, contacts-store, broker-admin, web → node 2; two companion-chats → node 3"
+# sign_up name password: as a person does, at web; 201 once broker-admin has the login in force.
+sign_up() {
+    curl --silent --max-time 30 -o "$work/signup-$1.out" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+        --data "{\"username\":\"$1\",\"email\":\"$1@example.org\",\"password\":\"$2\"}" \
+        "http://127.0.0.1:$web_port/v1/accounts"
+}
+deadline=$((SECONDS + 60))
+until curl --silent --max-time 2 -o /dev/null "http://127.0.0.1:$web_port/health" || [ $SECONDS -ge $deadline ]; do sleep 0.5; done
+alice_status=$(sign_up alice "${alice[3]}")
+bob_status=$(sign_up bob "${bob[3]}")
+[ "$alice_status" = 201 ] && [ "$bob_status" = 201 ]
+check "sign-up" $? "alice and bob signed up through web (HTTP $alice_status, $bob_status: $(head -c 120 "$work/signup-bob.out"))"
+[ "$alice_status" = 201 ] && [ "$bob_status" = 201 ] || { tail -20 "$work/broker-admin.log"; exit 1; }
 # Each partitioned instance reports on its own retained status (`_service/watchdog/1`), read by
 # the operator on node 2 with the rights `nats-users` gave it.
 expected_statuses=$(for k in 0 1; do for s in watchdog location-ingest companion-chat; do echo "safewalk/_service/$s/$k online"; done; done | sort)
@@ -262,26 +293,27 @@ wait $bob_chat
 [ -s "$work/alice-chat.out" ] && [ -z "$bob_while_stopped" ] && [ -s "$work/bob-chat.out" ]
 check "companions" $? "alice (partition 1) was answered while companion 0 was stopped; bob (partition 0) only once it went on ($(head -c 60 "$work/bob-chat.out"))"
 
-# A walker added while the cluster runs: carol joins the users file, every node reloads it, and
-# her phone on node 3 sends a fix as soon as a node accepts her; location-ingest's position for
-# it reaches her on node 2.
-carol=(-u carol -P "$(pw)")
+# A walker signed up while the cluster runs: refused before; web's 201 comes once every node has
+# loaded her login, so her phone's first fix is acknowledged on each node with no refusal, and
+# location-ingest's position for it reaches her on node 2. The file holds her bcrypt hash, never
+# her password.
+carol=(-u carol -P "$(pw)-c")
 mosquitto_pub "${V[@]}" -p "${mqtt[2]}" "${carol[@]}" -q 1 -t safewalk/carol/fix -m '{}' 2> /dev/null
 before=$?
-printf 'carol %s\n' "${carol[3]}" >> "$work/walkers"
-"$bin/safewalk" nats-users --walkers "$work/walkers" > "$work/users.conf.new" && mv "$work/users.conf.new" "$work/users.conf"
-reloaded_at=$(date +%s.%N)
-for i in 1 2 3; do nats-server --signal "reload=$(pgrep -f "nats-server -c $work/nats$i.conf")" > /dev/null; done
+asked_at=$(date +%s.%N)
+carol_status=$(sign_up carol "${carol[3]}")
+answered=$(python3 -c "print(f'{$(date +%s.%N) - $asked_at:.2f}')")
 refused=0
-until mosquitto_pub "${V[@]}" -p "${mqtt[2]}" "${carol[@]}" -q 1 -t safewalk/carol/fix -m "$(fix_now)" 2> /dev/null; do
-    refused=$((refused + 1))
-    [ $refused -ge 100 ] && break
-    sleep 0.1
+for port in "${mqtt[@]}"; do
+    mosquitto_pub "${V[@]}" -p "$port" "${carol[@]}" -q 1 -t safewalk/carol/fix -m "$(fix_now)" 2> /dev/null ||
+        refused=$((refused + 1))
 done
-took=$(python3 -c "print(f'{$(date +%s.%N) - $reloaded_at:.2f}')")
 position=$(mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${carol[@]}" -q 0 -t 'safewalk/carol/position/#' -C 1 -W 10 2> /dev/null)
-[ $before != 0 ] && [ $refused -lt 100 ] && [[ $position == *30.2849* ]]
-check "new login" $? "carol, refused before, had her fix acknowledged ${took} s after the reload signals ($refused refusals first) and her position reached her on node 2"
+[ $before != 0 ] && [ "$carol_status" = 201 ] && [ $refused = 0 ] && [[ $position == *30.2849* ]]
+check "new login" $? "carol, refused before, signed up (HTTP $carol_status after ${answered} s) and had her first fix acknowledged on all three nodes ($refused refused) and her position reached her on node 2"
+! grep -qF -e "${alice[3]}" -e "${bob[3]}" -e "${carol[3]}" "$work/users.conf" &&
+    grep -A1 '"carol"' "$work/users.conf" | grep -q 'password: "\$2b\$'
+check "hashed logins" $? "the users file holds the three walkers' bcrypt hashes and none of their passwords"
 
 say "SIGKILL node 1 (the watchdog's and the notifier's home node)"
 killed_at=$(date +%s.%N)

@@ -1,4 +1,5 @@
 import Foundation
+import SafeWalkBrokerPolicy
 import SafeWalkCore
 import SafeWalkMQTT
 import TestSupport

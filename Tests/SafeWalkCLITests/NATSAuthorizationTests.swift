@@ -3,6 +3,7 @@ import SafeWalkCore
 import TestSupport
 import Testing
 
+@testable import SafeWalkBrokerPolicy
 @testable import SafeWalkCLI
 
 @Suite struct NATSAuthorizationTests {
@@ -116,10 +117,10 @@ import Testing
         let acl = try BrokerACL(parsing: "pattern write safewalk/%u/fix\nuser watchdog\ntopic read a")
         let block = try NATSAuthorization.block(acl: acl, walkers: [.init(id: WalkerID("bob"), password: #"a"b\c"#)])
         #expect(block.contains(#"password: "a\"b\\c""#))
-        #expect(throws: NATSAuthorization.RenderError.walkerIsService(try WalkerID("watchdog"))) {
+        #expect(throws: NATSAuthorization.RenderError.loginIsService("watchdog")) {
             try NATSAuthorization.block(acl: acl, walkers: [.init(id: WalkerID("watchdog"), password: "x")])
         }
-        #expect(throws: NATSAuthorization.RenderError.unprintablePassword(try WalkerID("bob"))) {
+        #expect(throws: NATSAuthorization.RenderError.unprintablePassword("bob")) {
             try NATSAuthorization.block(acl: acl, walkers: [.init(id: WalkerID("bob"), password: "a\nb")])
         }
     }

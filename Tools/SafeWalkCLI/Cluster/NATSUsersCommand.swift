@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SafeWalkBrokerPolicy
 import SafeWalkCore
 
 /// `safewalk nats-users`: the logins and rights of a NATS cluster, from `mosquitto/acl`

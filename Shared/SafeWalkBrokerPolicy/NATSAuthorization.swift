@@ -35,17 +35,44 @@ public enum NATSAuthorization {
         /// A rule whose topic has no NATS subject (``subjects(of:)``).
         case untranslatable(user: String, topic: String)
         /// A password with a control character, which a configuration string cannot hold as is.
-        case unprintablePassword(WalkerID)
-        /// A walker whose id is one of the ACL's service users.
-        case walkerIsService(WalkerID)
+        case unprintablePassword(String)
+        /// A walker (or another login) named like one of the ACL's service users.
+        case loginIsService(String)
 
         public var description: String {
             switch self {
             case .untranslatable(let user, let topic): "\(user)'s rule on '\(topic)' has no NATS subject"
-            case .unprintablePassword(let walker): "\(walker)'s password holds a control character"
-            case .walkerIsService(let walker): "'\(walker)' is a service user of the ACL, not a walker"
+            case .unprintablePassword(let login): "\(login)'s password holds a control character"
+            case .loginIsService(let login): "'\(login)' is a service user of the ACL, not a walker"
             }
         }
+    }
+
+    /// Any login of the cluster beyond the ACL's service users, with its rights spelled out: a
+    /// walker (``walkerLogin(_:acl:)``), or one of `broker-admin`'s logins (a device's, an app
+    /// session's), whose rights are its role's.
+    public struct Login: Equatable, Sendable {
+        public var user: String
+        public var password: Password
+        public var rules: [BrokerACL.Rule]
+
+        public init(user: String, password: Password, rules: [BrokerACL.Rule]) {
+            self.user = user
+            self.password = password
+            self.rules = rules
+        }
+    }
+
+    /// How a login's password is written: as typed (an operator's walkers file), or as the bcrypt
+    /// hash nats-server compares a CONNECT's password with (`broker-admin` keeps no other form).
+    public enum Password: Equatable, Sendable {
+        case clear(String)
+        case bcrypt(String)
+    }
+
+    /// A walker from a walkers file: the ACL's `pattern` rights with its id for `%u`, as on Mosquitto.
+    public static func walkerLogin(_ walker: Walker, acl: BrokerACL) -> Login {
+        Login(user: walker.id.rawValue, password: .clear(walker.password), rules: acl.rules(for: walker.id.rawValue))
     }
 
     /// The `authorization` block: every service user of `acl` with its password taken from the
@@ -54,6 +81,13 @@ public enum NATSAuthorization {
     /// SafeWalk's logins are MQTT clients, and the NATS protocol would let a login past what MQTT
     /// refuses (a subject starting with `$`, NATS's own wildcards and requests).
     public static func block(acl: BrokerACL, walkers: [Walker]) throws(RenderError) -> String {
+        try block(acl: acl, logins: walkers.map { walkerLogin($0, acl: acl) })
+    }
+
+    /// The `authorization` block of the ACL's service users and `logins`, each with exactly its
+    /// own rules. A login named like a service user is refused: it would be a second entry for
+    /// that user, and the node would keep one of the two.
+    public static func block(acl: BrokerACL, logins: [Login]) throws(RenderError) -> String {
         var entries: [String] = []
         for user in acl.users {
             entries.append(
@@ -61,15 +95,17 @@ public enum NATSAuthorization {
                     user: user.name, password: "$\(passwordVariable(of: user.name))", rules: acl.rules(for: user.name)))
         }
         let services = Set(acl.users.map(\.name))
-        for walker in walkers {
-            guard !services.contains(walker.id.rawValue) else { throw .walkerIsService(walker.id) }
-            guard walker.password.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) else {
-                throw .unprintablePassword(walker.id)
+        for login in logins {
+            guard !services.contains(login.user) else { throw .loginIsService(login.user) }
+            let password: String
+            switch login.password {
+            case .clear(let text), .bcrypt(let text):
+                guard text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) else {
+                    throw .unprintablePassword(login.user)
+                }
+                password = quoted(text)
             }
-            entries.append(
-                try entry(
-                    user: walker.id.rawValue, password: quoted(walker.password),
-                    rules: acl.rules(for: walker.id.rawValue)))
+            entries.append(try entry(user: login.user, password: password, rules: login.rules))
         }
         return "authorization {\n  users = [\n" + entries.joined(separator: "\n") + "\n  ]\n}\n"
     }

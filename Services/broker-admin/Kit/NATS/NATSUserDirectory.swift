@@ -1,0 +1,75 @@
+import Foundation
+import HummingbirdBcrypt
+import Logging
+import SafeWalkBrokerPolicy
+
+/// `broker-admin`'s broker on a NATS cluster: the plugin's commands carried out on
+/// ``NATSDirectory``, kept in SQLite (``NATSDirectoryStore``), written to the nodes' users file
+/// (``NATSUsersFile``) and answered once the nodes have loaded it. So the account logic
+/// (``AccountPlan``, ``BrokerAdminService``) is the same on both brokers, and a walker signed up
+/// through `web` can connect to every node when `web` says so (docs/SCALING.md, "Sign-up on the
+/// cluster").
+public actor NATSUserDirectory: DynamicSecurity {
+    private var directory: NATSDirectory
+    private let store: NATSDirectoryStore
+    private let file: NATSUsersFile
+    private let acl: BrokerACL
+    private let settings: NATSAccountSettings
+    private let logger: Logger
+
+    /// Reads the store and writes the users file from it at once: whatever a crash left between
+    /// the two, the nodes load what the store holds.
+    public init(
+        store: NATSDirectoryStore, file: NATSUsersFile, acl: BrokerACL, settings: NATSAccountSettings, logger: Logger
+    ) throws {
+        self.store = store
+        self.file = file
+        self.acl = acl
+        self.settings = settings
+        self.logger = logger
+        let stored = try store.load()
+        directory = stored
+        let digest = try file.write(try NATSAuthorization.block(acl: acl, logins: stored.logins(acl: acl)))
+        logger.info(
+            "NATS users file written",
+            metadata: ["path": "\(file.path.path)", "logins": "\(stored.logins.count)", "sha256": "\(digest)"])
+    }
+
+    /// Carries the batch out in order (a failed command does not undo the ones before, as with
+    /// the plugin), saves what changed, and when anything did, writes the users file and waits
+    /// for the nodes. Throws ``DynamicSecurityError/noAnswer(commands:timeout:)`` when no node
+    /// acknowledged in time: done, but not known to be in force, as when the plugin is silent.
+    public func perform(_ commands: [ControlCommand]) async throws -> [ControlReply] {
+        var next = directory
+        var change = NATSDirectory.Change()
+        var replies: [ControlReply] = []
+        let cost = settings.bcryptCost
+        for command in commands {
+            let (reply, changed) = next.apply(command) { Bcrypt.hash($0, cost: cost) }
+            replies.append(reply)
+            change.formUnion(changed)
+        }
+        guard !change.isEmpty else { return replies }
+        try store.save(change, of: next)
+        directory = next
+        let digest = try file.write(try NATSAuthorization.block(acl: acl, logins: next.logins(acl: acl)))
+        guard !settings.nodes.isEmpty else { return replies }
+        let loaded = try await file.waitForNodes(settings.nodes, toLoad: digest, timeout: settings.reloadWait)
+        let missing = settings.nodes.filter { !loaded.contains($0) }
+        if loaded.isEmpty {
+            logger.error("no NATS node loaded the users file", metadata: ["sha256": "\(digest)", "nodes": "\(missing)"])
+            throw DynamicSecurityError.noAnswer(commands: commands.map(\.name), timeout: settings.reloadWait)
+        }
+        if !missing.isEmpty {
+            // A node that is down loads the file when it starts; the others have it now.
+            logger.warning(
+                "NATS nodes did not load the users file in time",
+                metadata: ["sha256": "\(digest)", "missing": "\(missing)"])
+        }
+        return replies
+    }
+
+    public func post(_ commands: [ControlCommand]) async throws {
+        _ = try await perform(commands)
+    }
+}
