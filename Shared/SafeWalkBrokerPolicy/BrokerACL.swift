@@ -10,14 +10,14 @@ import Foundation
 /// username. Anything else (an `include`, a `%c` pattern, a topic line before any user) is refused
 /// rather than guessed at: a rule read wrongly is a user with rights it should not have.
 public struct BrokerACL: Equatable, Sendable {
-    public enum Access: String, Equatable, Sendable {
+    public enum Access: String, Hashable, Sendable {
         case read, write, readwrite
 
         public var reads: Bool { self != .write }
         public var writes: Bool { self != .read }
     }
 
-    public struct Rule: Equatable, Sendable {
+    public struct Rule: Hashable, Sendable {
         public var access: Access
         public var topic: String
 

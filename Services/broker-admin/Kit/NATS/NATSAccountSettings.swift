@@ -55,7 +55,9 @@ public struct NATSAccountSettings: Sendable {
         let usersFile = URL(fileURLWithPath: users)
         self.init(
             usersFile: usersFile,
-            acknowledgements: env.string("SAFEWALK_NATS_LOADED_DIR").map { URL(fileURLWithPath: $0, isDirectory: true) },
+            acknowledgements: env.string("SAFEWALK_NATS_LOADED_DIR").map {
+                URL(fileURLWithPath: $0, isDirectory: true)
+            },
             nodes: env.list("SAFEWALK_NATS_NODES", default: []),
             reloadWait: .seconds(try env.seconds("SAFEWALK_NATS_RELOAD_WAIT", default: 3)),
             bcryptCost: UInt8(try env.integer("SAFEWALK_NATS_BCRYPT_COST", default: 6, in: 4...16)),

@@ -57,7 +57,8 @@ public actor NATSUserDirectory: DynamicSecurity {
         let loaded = try await file.waitForNodes(settings.nodes, toLoad: digest, timeout: settings.reloadWait)
         let missing = settings.nodes.filter { !loaded.contains($0) }
         if loaded.isEmpty {
-            logger.error("no NATS node loaded the users file", metadata: ["sha256": "\(digest)", "nodes": "\(missing)"])
+            logger.error(
+                "no NATS node loaded the users file", metadata: ["sha256": "\(digest)", "nodes": "\(missing)"])
             throw DynamicSecurityError.noAnswer(commands: commands.map(\.name), timeout: settings.reloadWait)
         }
         if !missing.isEmpty {
