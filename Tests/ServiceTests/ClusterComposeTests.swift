@@ -11,15 +11,21 @@ import Testing
     /// The services WalkerPartition routes (watchdog, companion-chat, location-ingest: the kinds
     /// `Topic.Kind.isPartitioned` names are their inputs); the others run once.
     static let partitioned = ["watchdog", "location-ingest", "companion-chat"]
-    static let single = ["notifier", "contacts-store"]
+    static let single = ["notifier", "contacts-store", "broker-admin", "web"]
 
-    /// On the cluster and not on the single box: the other nodes, and the partition of each
-    /// instance.
-    static let clusterOnly: Set<String> = ["SAFEWALK_MQTT_FAILOVER", "SAFEWALK_PARTITIONS", "SAFEWALK_PARTITION"]
+    /// On the cluster and not on the single box: the other nodes, the partition of each
+    /// instance, and broker-admin's users file for the nodes (instead of Mosquitto's plugin).
+    static let clusterOnly: Set<String> = [
+        "SAFEWALK_MQTT_FAILOVER", "SAFEWALK_PARTITIONS", "SAFEWALK_PARTITION", "SAFEWALK_ADMIN_BROKER",
+        "SAFEWALK_NATS_USERS_FILE", "SAFEWALK_NATS_LOADED_DIR", "SAFEWALK_NATS_NODES", "SAFEWALK_NATS_RELOAD_WAIT",
+        "SAFEWALK_NATS_BCRYPT_COST", "SAFEWALK_ACL_FILE",
+    ]
     /// Passed on the single box, deliberately not on the cluster: the healthchecks read each
-    /// instance's own `/health`, which needs no broker login, and without `web` on the cluster
-    /// there is no live page for a text to link to (compose/README.md, "On a cluster").
-    static let singleBoxOnly: Set<String> = ["HEALTHCHECK_MQTT_PASSWORD", "SAFEWALK_PUBLIC_URL"]
+    /// instance's own `/health`, which needs no broker login; the cluster has no plugin to wait
+    /// for; and this file has no TLS, for web as for the nodes (compose/README.md, "On a cluster").
+    static let singleBoxOnly: Set<String> = [
+        "HEALTHCHECK_MQTT_PASSWORD", "SAFEWALK_ADMIN_PLUGIN_TIMEOUT", "SAFEWALK_TLS_CERT", "SAFEWALK_TLS_KEY",
+    ]
 
     static func cluster() throws -> Node {
         try MiniYAML.parse(ComposeEnvironmentTests.text("compose/cluster/docker-compose.yml"))
@@ -96,17 +102,20 @@ import Testing
             #expect(Set([home] + others) == Self.nodes && others.count == 2, "\(name): \(home) then \(others)")
             var waitsFor: Set<String> = []
             if case .map(let entries)? = service["depends_on"] { waitsFor = Set(entries.keys) }
-            #expect(waitsFor == Self.nodes, "\(name) starts before the nodes are healthy")
+            #expect(waitsFor.isSuperset(of: Self.nodes), "\(name) starts before the nodes are healthy")
         }
     }
 
-    /// Plain MQTT carries passwords in clear: the nodes publish it on 127.0.0.1 alone, and
-    /// nothing else publishes anything (metrics and health are HTTP, inside each container).
-    @Test func onlyTheNodesPublishAndOnlyOnLoopback() throws {
+    /// Plain MQTT and plain HTTP carry passwords in clear: the nodes publish MQTT and web its
+    /// HTTP on 127.0.0.1 alone, and nothing else publishes anything (metrics and health are
+    /// HTTP, inside each container).
+    @Test func onlyTheNodesAndWebPublishAndOnlyOnLoopback() throws {
         for (name, service) in try Self.services {
             let ports = Self.flowItems(service["ports"])
             if Self.nodes.contains(name) {
                 #expect(ports.count == 1 && ports.allSatisfy { $0.hasPrefix("127.0.0.1:") && $0.hasSuffix(":1883") })
+            } else if name == "web" {
+                #expect(ports.count == 1 && ports.allSatisfy { $0.hasPrefix("127.0.0.1:") && $0.hasSuffix(":8080") })
             } else {
                 #expect(ports.isEmpty, "\(name) publishes \(ports)")
             }

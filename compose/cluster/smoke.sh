@@ -3,16 +3,18 @@
 # (compose/cluster/docker-compose.yml, plus the fake Twilio of smoke.compose.yml), then checks what
 # the cluster must do (issue 23; docs/SCALING.md):
 #   - a node refuses to start without its logins file, or with a service password empty;
+#   - alice and bob sign up at web; web answers 201 once broker-admin's users file, with their
+#     logins, is loaded by all three nodes;
 #   - alice (routed to partition 1) adds a contact, sends a fix and asks for help on nats3; the
 #     alert with `tel:` and `sms:` actions reaches her phone on nats2, the fake gateway gets an SMS
 #     to her contact, and watchdog-1 (not watchdog-0) published the escalation;
 #   - bob (partition 0) can read neither alice's status nor every walker's position;
 #   - bob (partition 0) adds his contact and sends a fix; then nats1, the watchdogs' and the
 #     notifier's node, is SIGKILLed: they move to another node, and bob's cry for help during the
-#     outage is escalated by watchdog-0 and alerts his phone and his contact; nats1 comes back
-#     healthy;
-#   - carol, added to the walkers file while the cluster runs, connects once the config job ran
-#     again and the nodes reloaded (SIGHUP), with no restart.
+#     outage is escalated by watchdog-0 and alerts his phone and his contact; dave signs up during
+#     the outage; nats1 comes back healthy, and dave logs in on it;
+#   - carol, refused before, signs up while the cluster runs and logs in on all three nodes at
+#     her first try, with nothing restarted.
 # Shows the logs on failure and always tears everything down (containers, network, volumes).
 #   compose/cluster/smoke.sh      (needs the pinned nats-server on PATH: scripts/install-nats.sh;
 #                                  mosquitto-clients and python3 on the host)
@@ -36,13 +38,15 @@ work=$(mktemp -d /tmp/safewalk-cluster-smoke.XXXXXX)
 port1=$(smoke_free_port)
 port2=$(smoke_free_port "$port1")
 port3=$(smoke_free_port "$port1" "$port2")
+web_port=$(smoke_free_port "$port1" "$port2" "$port3")
 pw() { smoke_password; }
 # Routed by the nodes' mappings (WalkerPartition, pinned in WalkerPartitionTests): alice to
-# partition 1, bob and carol to partition 0.
-alice=(-u alice -P "$(pw)")
-bob=(-u bob -P "$(pw)")
-carol=(-u carol -P "$(pw)")
-printf 'alice %s\nbob %s\n' "${alice[3]}" "${bob[3]}" > "$work/walkers"
+# partition 1, bob and carol to partition 0. A walker's password as web wants it: a character
+# that is neither a letter nor a digit.
+alice=(-u alice -P "$(pw)-a")
+bob=(-u bob -P "$(pw)-b")
+carol=(-u carol -P "$(pw)-c")
+dave=(-u dave -P "$(pw)-d")
 operator_password=$(pw)
 sms_sid=AC$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 sms_token=$(pw)
@@ -51,7 +55,9 @@ sms_token=$(pw)
     smoke_service_passwords
     cat <<ENV
 OPERATOR_MQTT_PASSWORD=$operator_password
-SAFEWALK_CLUSTER_WALKERS=$work/walkers
+BROKER_ADMIN_MQTT_PASSWORD=$(pw)
+WEB_MQTT_PASSWORD=$(pw)
+SAFEWALK_CLUSTER_WEB_PORT=$web_port
 SAFEWALK_CLUSTER_MQTT_PORT_1=$port1
 SAFEWALK_CLUSTER_MQTT_PORT_2=$port2
 SAFEWALK_CLUSTER_MQTT_PORT_3=$port3
@@ -86,18 +92,38 @@ refuses() {  # what expected docker-run-arguments...
         || fail "a node with $what: expected exit 2 and '$expected', got exit $status: $(cat "$work/refuse.out")"
     say "a node refuses $what: $(grep -F "$expected" "$work/refuse.out")"
 }
-refuses "no logins file" "/config/users.conf is missing" -e NATS_NODE=nats1
+refuses "no logins file" "/logins/users.conf is missing" -e NATS_NODE=nats1
 
 say "starting; the nodes' MQTT on 127.0.0.1:$port1, $port2, $port3"
 dc up -d --no-build
-refuses "an empty service password" "COMPANION_CHAT_MQTT_PASSWORD is empty" -e NATS_NODE=nats1 \
-    -v "${project}_cluster-config:/config:ro"
+refuses "an empty service password" "BROKER_ADMIN_MQTT_PASSWORD is empty" -e NATS_NODE=nats1 \
+    -v "${project}_cluster-config:/config:ro" -v "${project}_cluster-logins:/logins:ro"
 services=(nats1 nats2 nats3 watchdog-0 watchdog-1 location-ingest-0 location-ingest-1 companion-chat-0
-          companion-chat-1 notifier contacts-store fake-sms)
+          companion-chat-1 notifier contacts-store broker-admin web fake-sms)
 smoke_wait_healthy "${SMOKE_READY_TIMEOUT:-240}" "${services[@]}"
 say "healthy: ${services[*]}"
 
 V=(-V mqttv311 -h 127.0.0.1)
+# Signs up at web as a person does (plain HTTP on loopback: this file has no TLS). web answers
+# 201 once broker-admin's users file with the login is loaded by every node that is up.
+sign_up() {  # login-array-name
+    local -n login=$1
+    local status
+    status=$(curl --silent --show-error --max-time 30 -o "$work/signup-${login[1]}.out" -w '%{http_code}' \
+        -X POST -H 'Content-Type: application/json' \
+        --data "{\"username\":\"${login[1]}\",\"email\":\"${login[1]}@example.org\",\"password\":\"${login[3]}\"}" \
+        "http://127.0.0.1:$web_port/v1/accounts" 2>> "$work/curl.err") || true
+    [ "$status" = 201 ] || fail "sign-up of ${login[1]}: expected HTTP 201, got $status: $(cat "$work/signup-${login[1]}.out" "$work/curl.err" 2> /dev/null)"
+}
+# The login works on the node at `port` at the first try: no retry, as the 201 promised.
+logs_in_at_once() {  # login-array-name port
+    local -n login=$1
+    mosquitto_pub "${V[@]}" -p "$2" "${login[@]}" -q 1 -t "safewalk/${login[1]}/presence" -m online 2> "$work/login.err" \
+        || fail "${login[1]} could not log in to the node on $2 at the first try: $(cat "$work/login.err")"
+}
+sign_up alice
+sign_up bob
+say "alice and bob signed up at web"
 # A phone on nats3 sends until the node acknowledges, as the app does: right after a node's loss
 # NATS may drop a connection while JetStream elects its leaders again.
 phone() {  # login-array-name kind payload
@@ -216,23 +242,23 @@ for service in watchdog-0 watchdog-1 notifier; do
     done
 done
 say "watchdog-0, watchdog-1 and the notifier moved off nats1; bob's cry was escalated and delivered during the outage"
+# A sign-up during the outage: answered once the two nodes up have the login (nats1 is given up
+# on after SAFEWALK_NATS_RELOAD_WAIT), and nats1 reads it when it starts.
+sign_up dave
+logs_in_at_once dave "$port2"
+logs_in_at_once dave "$port3"
+say "dave signed up while nats1 was down, and logs in on nats2 and nats3"
 dc start nats1 > /dev/null 2>&1
 smoke_wait_healthy "${SMOKE_READY_TIMEOUT:-240}" nats1
-say "nats1 back and healthy"
+logs_in_at_once dave "$port1"
+say "nats1 back and healthy; dave logs in on it"
 
-# A walker added while the cluster runs: the config job again, then each node reloads its users.
+# A walker signed up while the cluster runs: refused before, and at her first try on every node
+# after web's 201 (broker-admin rewrote the users file and every node reloaded it), with
+# nothing restarted.
 mosquitto_pub "${V[@]}" -p "$port2" "${carol[@]}" -q 1 -t safewalk/carol/presence -m online 2> "$work/carol-before.out" \
-    && fail "carol connected before she was added"
-printf 'carol %s\n' "${carol[3]}" >> "$work/walkers"
-dc run --rm cluster-config > "$work/config-again.out" 2>&1 || fail "the config job failed: $(cat "$work/config-again.out")"
-for node in nats1 nats2 nats3; do "$docker" kill -s HUP "$(dc ps -q "$node")" > /dev/null; done
-for port in "$port1" "$port2" "$port3"; do
-    tries=0
-    until mosquitto_pub "${V[@]}" -p "$port" "${carol[@]}" -q 1 -t safewalk/carol/presence -m online 2> "$work/carol.out"; do
-        tries=$((tries + 1))
-        [ $tries -lt 10 ] || fail "carol could not log in to the node on $port after the reload: $(cat "$work/carol.out")"
-        sleep 1
-    done
-done
-say "carol, added while the cluster ran, logs in on all three nodes after the reload (no restart)"
+    && fail "carol connected before she signed up"
+sign_up carol
+for port in "$port1" "$port2" "$port3"; do logs_in_at_once carol "$port"; done
+say "carol, refused before, signed up while the cluster ran and logs in on all three nodes at her first try"
 ok=true

@@ -1,18 +1,21 @@
 #!/bin/bash
 # One NATS node of the cluster: writes its configuration (its name, routes to the three nodes,
-# JetStream in /data, the MQTT listener) around the logins and partition mappings that the
-# `cluster-config` job wrote to /config, checks the passwords those logins name, then runs
-# nats-server in the foreground (exec: PID 1, so SIGTERM and SIGHUP reach it; SIGHUP reloads
-# /config/users.conf, which is how a walker added later connects at once).
+# JetStream in /data, the MQTT listener) around the logins broker-admin keeps in
+# /logins/users.conf and the partition mappings the `cluster-config` job wrote to /config, checks
+# the passwords those logins name, then runs nats-server in the foreground (exec: PID 1, so
+# SIGTERM and SIGHUP reach it). Beside it runs reload-on-change.sh: when broker-admin rewrites the
+# users file (a sign-up, a new password, an erasure) it reloads the node and acknowledges in
+# /logins/loaded/$NATS_NODE.loaded, which broker-admin waits for before web answers.
 #   NATS_NODE                      this node's name: nats1, nats2 or nats3 (its compose service)
 #   <SERVICE>_MQTT_PASSWORD        every login users.conf names (LOCATION_INGEST_, WATCHDOG_, ...)
-# Refuses to start (exit 2, naming what is wrong) without /config/users.conf or with a password of
-# a service this cluster runs that is empty, short or a placeholder.
+# Refuses to start (exit 2, naming what is wrong) without /logins/users.conf or
+# /config/mappings.conf, or with a password of a service this cluster runs that is empty, short or
+# a placeholder.
 set -euo pipefail
 fail() { echo "[nats] refusing to start: $*" >&2; exit 2; }
 [ -n "${NATS_NODE:-}" ] || fail "NATS_NODE is empty"
-for file in users.conf mappings.conf; do
-    [ -s "/config/$file" ] || fail "/config/$file is missing (the cluster-config job writes it)"
+for file in /logins/users.conf /config/mappings.conf; do
+    [ -s "$file" ] || fail "$file is missing (the cluster-config job writes it)"
 done
 
 # The same rule as the single box's broker (compose/broker-entrypoint.sh).
@@ -28,10 +31,10 @@ check_password() {  # variable password
 }
 # Every login users.conf names must have a password in the environment, or nats-server cannot
 # read its configuration. The services this compose file runs (and the operator, whose login the
-# healthchecks use) need one set; a login of a service it does not run (web, broker-admin, an
-# out-of-process channel) gets a random one nobody knows, so it exists and cannot be used.
-required=" LOCATION_INGEST_MQTT_PASSWORD WATCHDOG_MQTT_PASSWORD COMPANION_CHAT_MQTT_PASSWORD NOTIFIER_MQTT_PASSWORD CONTACTS_STORE_MQTT_PASSWORD OPERATOR_MQTT_PASSWORD "
-for variable in $(grep -o '\$[A-Z_]*_MQTT_PASSWORD' /config/users.conf | tr -d '$' | sort -u); do
+# healthchecks use) need one set; a login of a service it does not run (an out-of-process
+# channel) gets a random one nobody knows, so it exists and cannot be used.
+required=" BROKER_ADMIN_MQTT_PASSWORD WEB_MQTT_PASSWORD LOCATION_INGEST_MQTT_PASSWORD WATCHDOG_MQTT_PASSWORD COMPANION_CHAT_MQTT_PASSWORD NOTIFIER_MQTT_PASSWORD CONTACTS_STORE_MQTT_PASSWORD OPERATOR_MQTT_PASSWORD "
+for variable in $(grep -o '\$[A-Z_]*_MQTT_PASSWORD' /logins/users.conf | tr -d '$' | sort -u); do
     if [[ $required == *" $variable "* ]]; then
         check_password "$variable" "${!variable:-}"
     elif [ -z "${!variable:-}" ]; then
@@ -56,8 +59,10 @@ mqtt {
   ack_wait: "5s"
 }
 # nats-server includes relative to this file's directory (/data) only.
-include "../config/users.conf"
+include "../logins/users.conf"
 include "../config/mappings.conf"
 CONF
-echo "[nats] $NATS_NODE: $(nats-server --version), $(grep -c 'user:' /config/users.conf) logins, routes to nats1-3"
+echo "[nats] $NATS_NODE: $(nats-server --version), $(grep -c 'user:' /logins/users.conf) logins, routes to nats1-3"
+# $$ is this script's pid, which exec hands to nats-server.
+/usr/local/bin/reload-on-change.sh /logins/users.conf $$ "/logins/loaded/$NATS_NODE.loaded" &
 exec nats-server -c /data/nats.conf
