@@ -15,7 +15,7 @@ public struct IngestSettings: Sendable, Hashable {
     /// The shortest time between two rounds of retained position publishes, in seconds: under
     /// load a walker's fixes within it become one position (the newest; movement kept).
     public var positionInterval: Double
-    /// `SAFEWALK_PARTITIONS` / `SAFEWALK_PARTITION` (``EnvironmentReader/walkerPartition()``):
+    /// `SAFEWALK_PARTITIONS` / `SAFEWALK_PARTITION` (``ServiceConfiguration/partition``):
     /// which of N ingests this is, on a cluster whose nodes route each walker's fixes (ours and
     /// OwnTracks') to one of N partitions; nil for the one ingest.
     public var partition: WalkerPartition?
@@ -53,6 +53,6 @@ public struct IngestSettings: Sendable, Hashable {
             retention: try env.seconds("SAFEWALK_HISTORY_RETENTION", default: Self.defaultRetention),
             pruneInterval: try env.seconds("SAFEWALK_HISTORY_PRUNE_INTERVAL", default: 3600),
             positionInterval: try env.seconds("SAFEWALK_POSITION_INTERVAL", default: Self.defaultPositionInterval),
-            partition: try env.walkerPartition())
+            partition: configuration.partition)
     }
 }

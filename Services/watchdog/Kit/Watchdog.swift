@@ -9,7 +9,7 @@ public enum Watchdog {
         -> [any Service]
     {
         let configuration = context.configuration
-        let settings = try WatchdogSettings(environment: configuration.environment)
+        let settings = try WatchdogSettings(environment: configuration.environment, partition: configuration.partition)
         let database = try SQLiteStore.open(
             directory: configuration.dataDirectory, fileName: settings.databaseFile,
             migrator: WatchStore.migrator, logger: context.logger)

@@ -22,7 +22,7 @@ public struct WatchdogSettings: Sendable {
     /// longer than this stops every safety clock for its length, and deadlines wait while the
     /// broker is silent (``BrokerLink``).
     public var brokerCutAfter: Double
-    /// `SAFEWALK_PARTITIONS` / `SAFEWALK_PARTITION` (``EnvironmentReader/walkerPartition()``):
+    /// `SAFEWALK_PARTITIONS` / `SAFEWALK_PARTITION` (``ServiceConfiguration/partition``):
     /// which of N watchdogs this is, on a cluster whose engine routes each walker's inputs to one
     /// of N partitions (docs/SCALING.md). nil for the one watchdog.
     public var partition: WalkerPartition?
@@ -41,7 +41,9 @@ public struct WatchdogSettings: Sendable {
         self.partition = partition
     }
 
-    public init(environment env: EnvironmentReader) throws(ConfigurationError) {
+    /// `partition` is the configuration's (``ServiceConfiguration/partition``), which reads and
+    /// checks it once for every service.
+    public init(environment env: EnvironmentReader, partition: WalkerPartition? = nil) throws(ConfigurationError) {
         self.init(
             maxPayloadBytes: try env.integer("SAFEWALK_WATCHDOG_MAX_PAYLOAD", default: 16 * 1024, in: 256...1_048_576),
             databaseFile: env.string("SAFEWALK_WATCHDOG_DB_FILE", default: "watchdog.sqlite"),
@@ -49,6 +51,6 @@ public struct WatchdogSettings: Sendable {
             positionWriteDelay: try env.secondsOrZero("SAFEWALK_POSITION_WRITE_DELAY", default: 10),
             receiptWait: try env.seconds("SAFEWALK_ESCALATION_RECEIPT_WAIT", default: 5),
             brokerCutAfter: try env.secondsOrZero("SAFEWALK_BROKER_CUT_AFTER", default: 5),
-            partition: try env.walkerPartition())
+            partition: partition)
     }
 }

@@ -8,7 +8,8 @@ public enum CompanionChat {
     /// The shared HTTP client's owner first, the chat second: the group stops them in reverse,
     /// so the client outlives every model call.
     public static func services(_ context: ServiceContext) async throws -> [any Service] {
-        let settings = try CompanionChatSettings(environment: context.configuration.environment)
+        let settings = try CompanionChatSettings(
+            environment: context.configuration.environment, partition: context.configuration.partition)
         let logger = context.logger
         if settings.gemini.apiKey == nil {
             logger.notice("GEMINI_API_KEY is not set: free-text replies get canned answers")

@@ -11,7 +11,7 @@ public struct CompanionChatSettings: Sendable {
     /// `SAFEWALK_CHAT_MAX_WALKERS` (default 10000): conversations remembered before idle ones are forgotten.
     public var maxWalkers: Int
     public var limits: ChatIntake.Limits
-    /// `SAFEWALK_PARTITIONS` / `SAFEWALK_PARTITION` (``EnvironmentReader/walkerPartition()``):
+    /// `SAFEWALK_PARTITIONS` / `SAFEWALK_PARTITION` (``ServiceConfiguration/partition``):
     /// which of N companions this is, on a cluster whose nodes route each walker's prompts and
     /// replies to one of N partitions; nil for the one companion.
     public var partition: WalkerPartition?
@@ -28,12 +28,14 @@ public struct CompanionChatSettings: Sendable {
         self.partition = partition
     }
 
-    public init(environment env: EnvironmentReader) throws(ConfigurationError) {
+    /// `partition` is the configuration's (``ServiceConfiguration/partition``), which reads and
+    /// checks it once for every service.
+    public init(environment env: EnvironmentReader, partition: WalkerPartition? = nil) throws(ConfigurationError) {
         self.init(
             gemini: try GeminiConfiguration(environment: env),
             historyTurns: try env.integer("SAFEWALK_CHAT_HISTORY_TURNS", default: 12, in: 1...100),
             queueLimit: try env.integer("SAFEWALK_CHAT_QUEUE_LIMIT", default: 32, in: 1...10_000),
             maxWalkers: try env.integer("SAFEWALK_CHAT_MAX_WALKERS", default: 10_000, in: 1...10_000_000),
-            partition: try env.walkerPartition())
+            partition: partition)
     }
 }

@@ -1,14 +1,14 @@
 import SafeWalkCore
 import SafeWalkService
 import Testing
-import WatchdogKit
 
-/// `SAFEWALK_PARTITIONS` / `SAFEWALK_PARTITION`: one watchdog reads every
-/// walker; of several, each must be told which it is, since a guessed index would watch walkers
-/// the engine routes elsewhere.
+/// `SAFEWALK_PARTITIONS` / `SAFEWALK_PARTITION`, read once for every service by its configuration
+/// (each partitioned service's settings take it from there): one watchdog reads every walker; of
+/// several, each must be told which it is, since a guessed index would watch walkers the engine
+/// routes elsewhere.
 @Suite struct PartitionSettingsTests {
-    func settings(_ values: [String: String]) throws(ConfigurationError) -> WatchdogSettings {
-        try WatchdogSettings(environment: EnvironmentReader(values))
+    func settings(_ values: [String: String]) throws(ConfigurationError) -> ServiceConfiguration {
+        try ServiceConfiguration(service: .watchdog, environment: values)
     }
 
     @Test func oneWatchdogHasNoPartition() throws {
