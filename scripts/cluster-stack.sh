@@ -315,6 +315,60 @@ check "new login" $? "carol, refused before, signed up (HTTP $carol_status after
     grep -A1 '"carol"' "$work/users.conf" | grep -q 'password: "\$2b\$'
 check "hashed logins" $? "the users file holds the three walkers' bcrypt hashes and none of their passwords"
 
+# The rest of an account on the cluster, at web as on the single box: carol signs in and uses the
+# web app (web publishes as her session's own login, `carol.app-…`, which broker-admin made with
+# the app's rights; the watchdog's answer comes back on the app's stream), sets up OwnTracks
+# (`carol.owntracks`, with only its device's rights), and her phone
+# publishes a retained location on node 3 (the nodes keep it at its routed form,
+# `owntracks/carol/phone/0`). Then she deletes her account: both logins are refused on every
+# node, and the retained location is gone.
+api() {  # name method path [json]: the HTTP status; the body in $work/api-<name>.out
+    local args=(--silent --max-time 30 -o "$work/api-$1.out" -w '%{http_code}' -b "$work/cookies" -c "$work/cookies"
+                -X "$2" "http://127.0.0.1:$web_port$3")
+    [ -z "${4:-}" ] || args+=(-H 'Content-Type: application/json' --data "$4")
+    [ -z "${csrf:-}" ] || args+=(-H "X-CSRF-Token: $csrf")
+    curl "${args[@]}"
+}
+field() { python3 -c 'import json, sys
+value = json.load(open(sys.argv[1]))
+for key in sys.argv[2].split("."): value = value[key]
+print(value)' "$work/api-$1.out" "$2"; }
+signed_in=$(api signin POST /v1/sessions "{\"username\":\"carol\",\"password\":\"${carol[3]}\"}")
+csrf=$(field signin csrfToken 2> /dev/null)
+curl --silent --no-buffer --max-time 30 -b "$work/cookies" "http://127.0.0.1:$web_port/v1/app/events" > "$work/app-events.out" 2>&1 &
+events=$!
+for _ in $(seq 1 100); do grep -q '"state":"connected"' "$work/app-events.out" && break; sleep 0.2; done
+published=$(api app-start POST /v1/app/publish '{"kind":"action","payload":{"v":1,"action":"start","id":"cluster-app-1"}}')
+for _ in $(seq 1 100); do grep -q 'cluster-app-1' "$work/app-events.out" && break; sleep 0.2; done
+kill $events 2> /dev/null
+wait $events 2> /dev/null
+stopped=$(api app-stop POST /v1/app/publish '{"kind":"action","payload":{"v":1,"action":"stop","id":"cluster-app-2"}}')
+[ "$signed_in" = 200 ] && [ "$published" = 202 ] && [ "$stopped" = 202 ] && grep -q 'cluster-app-1' "$work/app-events.out"
+check "web app" $? "carol signed in (HTTP $signed_in); her action through the app (HTTP $published, as carol.app-…) was answered on the app's stream, from watchdog 0"
+setup=$(api owntracks GET /v1/accounts/carol/owntracks)
+device=(-u "$(field owntracks config.username 2> /dev/null)" -P "$(field owntracks config.password 2> /dev/null)")
+device_topic=$(field owntracks config.pubTopicBase 2> /dev/null | sed "s/%d/$(field owntracks config.deviceId 2> /dev/null)/")
+mosquitto_pub "${V[@]}" -p "${mqtt[2]}" "${device[@]}" -q 1 -r -t "$device_topic" \
+    -m "{\"_type\":\"location\",\"lat\":30.2849,\"lon\":-97.7341,\"tst\":$(date +%s),\"acc\":8,\"tid\":\"ca\"}" 2> /dev/null
+device_sent=$?
+# As location-ingest, which may read every device's topics: the retained location, routed.
+ingest_login=(-u location-ingest -P "$(password_of location-ingest)")
+retained_device() { mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${ingest_login[@]}" -q 0 -v -t 'owntracks/carol/+/#' -W 3 --retained-only 2> /dev/null; }
+before_erasure=$(retained_device)
+device_read_alice=$(mosquitto_sub "${V[@]}" -p "${mqtt[0]}" "${device[@]}" -q 0 -t safewalk/alice/status -C 1 -W 3 2>&1 || true)
+[ "$setup" = 200 ] && [ "${device[1]}" = carol.owntracks ] && [ $device_sent = 0 ] &&
+    [[ $before_erasure == "owntracks/carol/"*"/0 "* ]] && [[ $device_read_alice == *enied* && $device_read_alice != *'"state"'* ]]
+check "device login" $? "carol set up OwnTracks (HTTP $setup): ${device[1]} published her retained location on node 3, kept at ${before_erasure%% *}, and may not read alice's status"
+deleted=$(api delete DELETE /v1/accounts/carol)
+refused=0
+for port in "${mqtt[@]}"; do
+    mosquitto_pub "${V[@]}" -p "$port" "${carol[@]}" -q 1 -t safewalk/carol/presence -m online 2> /dev/null || refused=$((refused + 1))
+    mosquitto_pub "${V[@]}" -p "$port" "${device[@]}" -q 1 -t "$device_topic" -m '{}' 2> /dev/null || refused=$((refused + 1))
+done
+after_erasure=$(retained_device)
+[ "$deleted" = 200 ] && [ "$(field delete state 2> /dev/null)" = erased ] && [ $refused = 6 ] && [ -z "$after_erasure" ]
+check "erasure" $? "carol deleted her account (HTTP $deleted, $(field delete state 2> /dev/null)): her login and her device's refused on all three nodes ($refused of 6 refused), her retained location gone${after_erasure:+: still $after_erasure}"
+
 say "SIGKILL node 1 (the watchdog's and the notifier's home node)"
 killed_at=$(date +%s.%N)
 pkill -9 -f "nats-server -c $work/nats1.conf"

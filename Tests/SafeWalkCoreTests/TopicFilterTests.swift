@@ -42,6 +42,10 @@ import Testing
         #expect(TopicFilter.owntracksCommands(of: walker("bob")).rawValue == "owntracks/bob/+/cmd")
         #expect(TopicFilter.owntracks(of: walker("bob")).matches("owntracks/bob/phone"))
         #expect(!TopicFilter.owntracks(of: walker("bob")).matches("owntracks/bobby/phone"))
+        // An erasure's sweep: the device's topic, and its routed form on a partitioned cluster.
+        let devices = TopicFilter.owntracksDevices(of: walker("bob"))
+        #expect(devices.matches("owntracks/bob/phone") && devices.matches("owntracks/bob/phone/1"))
+        #expect(!devices.matches("owntracks/bobby/phone/1") && !devices.matches("owntracks/bob"))
     }
 
     @Test func hashMatchesTheParentAndEverythingBelow() {

@@ -128,7 +128,8 @@ public struct BrokerAdminService: Service {
 
     /// Deletes the logins and the device role (which disconnects them), then clears the
     /// retained messages only the walker's devices publish: `{w}/presence` and every
-    /// `owntracks/{w}/+` the broker holds.
+    /// `owntracks/{w}/+/#` the broker holds (a device's location, at `owntracks/{w}/{d}/K` on a
+    /// partitioned cluster).
     func erase(_ request: EraseRequest) async -> EraseReport {
         let failed = EraseReport(id: request.id, user: request.user, ok: false, error: .storeError)
         do {
@@ -138,7 +139,8 @@ public struct BrokerAdminService: Service {
                 logPluginErrors(step, replies, id: request.id)
                 return failed
             }
-            let owntracks = try await sweeper.retainedTopics(matching: TopicFilter.owntracks(of: request.user).rawValue)
+            let owntracks = try await sweeper.retainedTopics(
+                matching: TopicFilter.owntracksDevices(of: request.user).rawValue)
             try await sweeper.clear([Topic.presence(request.user).name(prefix: prefix)] + owntracks)
             logger.debug(
                 "retained messages cleared", metadata: ["user": "\(request.user)", "owntracks": "\(owntracks.count)"])

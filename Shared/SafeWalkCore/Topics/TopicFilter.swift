@@ -60,6 +60,14 @@ public struct TopicFilter: Hashable, Sendable, CustomStringConvertible {
         TopicFilter(trusted: "\(Topic.Kind.owntracks.path)/\(walker)/+")
     }
 
+    /// `owntracks/{w}/+/#`: every topic of every device of one walker, which an erasure clears of
+    /// retained messages. Wider than ``owntracks(of:)`` because on a partitioned cluster the nodes
+    /// keep a device's retained location at its routed form, `owntracks/{w}/{d}/K`
+    /// (docs/SCALING.md, "Walkers partitioned").
+    public static func owntracksDevices(of walker: WalkerID) -> TopicFilter {
+        TopicFilter(trusted: "\(Topic.Kind.owntracks.path)/\(walker)/+/#")
+    }
+
     /// `owntracks/{w}/+/cmd`: the commands the OwnTracks app reads on each of one walker's devices.
     public static func owntracksCommands(of walker: WalkerID) -> TopicFilter {
         TopicFilter(trusted: "\(Topic.Kind.owntracks.path)/\(walker)/+/cmd")
