@@ -58,18 +58,9 @@ sms_token=$(pw)
 sms_from=+15125550199
 contact_phone=+15125550100
 
-# A test CA and a server certificate for localhost, as compose/README.md tells operators to
-# provide them (the broker runs as uid 883; these throwaway files are simply world-readable).
+# A test CA and a server certificate for localhost (the broker runs as uid 883).
+smoke_test_certificates "$work" DNS:localhost,IP:127.0.0.1
 tls=$work/tls
-mkdir -p "$tls"
-openssl req -x509 -newkey rsa:2048 -days 2 -nodes -keyout "$work/ca.key" -out "$tls/ca.crt" \
-    -subj /CN=safewalk-smoke-ca > "$work/openssl.log" 2>&1
-openssl req -newkey rsa:2048 -nodes -keyout "$tls/server.key" -out "$work/server.csr" -subj /CN=localhost \
-    >> "$work/openssl.log" 2>&1
-printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' > "$work/san.ext"
-openssl x509 -req -in "$work/server.csr" -CA "$tls/ca.crt" -CAkey "$work/ca.key" -CAcreateserial -days 2 \
-    -extfile "$work/san.ext" -out "$tls/server.crt" >> "$work/openssl.log" 2>&1
-chmod 755 "$work" "$tls" && chmod 644 "$tls"/*
 
 # The shipped example, then what an operator fills in (later lines win): passwords, ports, the
 # certificates, short thresholds, and the notifier's sms-http channel configured for Twilio

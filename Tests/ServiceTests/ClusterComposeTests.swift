@@ -13,19 +13,19 @@ import Testing
     static let partitioned = ["watchdog", "location-ingest", "companion-chat"]
     static let single = ["notifier", "contacts-store", "broker-admin", "web"]
 
-    /// On the cluster and not on the single box: the other nodes, the partition of each
-    /// instance, and broker-admin's users file for the nodes (instead of Mosquitto's plugin).
+    /// On the cluster and not on the single box: the other nodes, TLS to them (a node has one
+    /// MQTT listener, which is TLS), the partition of each instance, and broker-admin's users file
+    /// for the nodes (instead of Mosquitto's plugin).
     static let clusterOnly: Set<String> = [
-        "SAFEWALK_MQTT_FAILOVER", "SAFEWALK_PARTITIONS", "SAFEWALK_PARTITION", "SAFEWALK_ADMIN_BROKER",
+        "SAFEWALK_MQTT_FAILOVER", "SAFEWALK_MQTT_TLS_CA", "SAFEWALK_PARTITIONS", "SAFEWALK_PARTITION",
+        "SAFEWALK_ADMIN_BROKER",
         "SAFEWALK_NATS_USERS_FILE", "SAFEWALK_NATS_LOADED_DIR", "SAFEWALK_NATS_NODES", "SAFEWALK_NATS_RELOAD_WAIT",
         "SAFEWALK_NATS_BCRYPT_COST", "SAFEWALK_ACL_FILE",
     ]
     /// Passed on the single box, deliberately not on the cluster: the healthchecks read each
-    /// instance's own `/health`, which needs no broker login; the cluster has no plugin to wait
-    /// for; and this file has no TLS, for web as for the nodes (compose/README.md, "On a cluster").
-    static let singleBoxOnly: Set<String> = [
-        "HEALTHCHECK_MQTT_PASSWORD", "SAFEWALK_ADMIN_PLUGIN_TIMEOUT", "SAFEWALK_TLS_CERT", "SAFEWALK_TLS_KEY",
-    ]
+    /// instance's own `/health`, which needs no broker login, and the cluster has no plugin to
+    /// wait for.
+    static let singleBoxOnly: Set<String> = ["HEALTHCHECK_MQTT_PASSWORD", "SAFEWALK_ADMIN_PLUGIN_TIMEOUT"]
 
     static func cluster() throws -> Node {
         try MiniYAML.parse(ComposeEnvironmentTests.text("compose/cluster/docker-compose.yml"))
@@ -106,16 +106,19 @@ import Testing
         }
     }
 
-    /// Plain MQTT and plain HTTP carry passwords in clear: the nodes publish MQTT and web its
-    /// HTTP on 127.0.0.1 alone, and nothing else publishes anything (metrics and health are
-    /// HTTP, inside each container).
-    @Test func onlyTheNodesAndWebPublishAndOnlyOnLoopback() throws {
+    /// Nothing leaves the host in clear: each node publishes its one MQTT listener, which is TLS
+    /// (8883, the entrypoint refuses to start without the certificate), web its HTTPS, and
+    /// nothing else publishes anything (metrics and health are HTTP, inside each container).
+    @Test func onlyTheNodesTLSAndWebsHTTPSArePublished() throws {
+        let entrypoint = try ComposeEnvironmentTests.text("compose/cluster/nats/entrypoint.sh")
+        #expect(entrypoint.contains("listen: 0.0.0.0:8883\n  tls {"), "the nodes' MQTT listener is not TLS")
+        #expect(try Self.environment("web")["SAFEWALK_TLS_CERT"] != nil, "web serves plain HTTP")
         for (name, service) in try Self.services {
             let ports = Self.flowItems(service["ports"])
             if Self.nodes.contains(name) {
-                #expect(ports.count == 1 && ports.allSatisfy { $0.hasPrefix("127.0.0.1:") && $0.hasSuffix(":1883") })
+                #expect(ports.count == 1 && ports.allSatisfy { $0.hasSuffix(":8883") }, "\(name): \(ports)")
             } else if name == "web" {
-                #expect(ports.count == 1 && ports.allSatisfy { $0.hasPrefix("127.0.0.1:") && $0.hasSuffix(":8080") })
+                #expect(ports.count == 1 && ports.allSatisfy { $0.hasSuffix(":8443") }, "web: \(ports)")
             } else {
                 #expect(ports.isEmpty, "\(name) publishes \(ports)")
             }

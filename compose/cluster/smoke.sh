@@ -2,7 +2,10 @@
 # Builds and starts SafeWalk on the three-node NATS cluster with compose
 # (compose/cluster/docker-compose.yml, plus the fake Twilio of smoke.compose.yml), then checks what
 # the cluster must do (issue 23; docs/SCALING.md):
-#   - a node refuses to start without its logins file, or with a service password empty;
+#   - a node refuses to start without its logins file, without its TLS certificate, or with a
+#     service password empty;
+#   - MQTT (phones and services alike) and web are TLS only, with a test CA made here; phones on
+#     the host check the nodes' certificate;
 #   - alice and bob sign up at web; web answers 201 once broker-admin's users file, with their
 #     logins, is loaded by all three nodes;
 #   - alice (routed to partition 1) adds a contact, sends a fix and asks for help on nats3; the
@@ -48,6 +51,10 @@ bob=(-u bob -P "$(pw)-b")
 carol=(-u carol -P "$(pw)-c")
 dave=(-u dave -P "$(pw)-d")
 operator_password=$(pw)
+# A test CA and a certificate naming the three nodes (the services check it) and localhost (the
+# phones here).
+smoke_test_certificates "$work" DNS:localhost,DNS:nats1,DNS:nats2,DNS:nats3,IP:127.0.0.1
+tls=$work/tls
 sms_sid=AC$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 sms_token=$(pw)
 {
@@ -57,6 +64,10 @@ sms_token=$(pw)
 OPERATOR_MQTT_PASSWORD=$operator_password
 BROKER_ADMIN_MQTT_PASSWORD=$(pw)
 WEB_MQTT_PASSWORD=$(pw)
+SAFEWALK_TLS_DIR=$tls
+SAFEWALK_PUBLIC_MQTT_HOST=localhost
+SAFEWALK_CLUSTER_MQTT_BIND=127.0.0.1
+SAFEWALK_CLUSTER_WEB_BIND=127.0.0.1
 SAFEWALK_CLUSTER_WEB_PORT=$web_port
 SAFEWALK_CLUSTER_MQTT_PORT_1=$port1
 SAFEWALK_CLUSTER_MQTT_PORT_2=$port2
@@ -94,25 +105,28 @@ refuses() {  # what expected docker-run-arguments...
 }
 refuses "no logins file" "/logins/users.conf is missing" -e NATS_NODE=nats1
 
-say "starting; the nodes' MQTT on 127.0.0.1:$port1, $port2, $port3"
+say "starting; the nodes' MQTT over TLS on 127.0.0.1:$port1, $port2, $port3, web's HTTPS on $web_port"
 dc up -d --no-build
-refuses "an empty service password" "BROKER_ADMIN_MQTT_PASSWORD is empty" -e NATS_NODE=nats1 \
+refuses "no TLS certificate" "TLS: /certs/ca.crt is missing" -e NATS_NODE=nats1 \
     -v "${project}_cluster-config:/config:ro" -v "${project}_cluster-logins:/logins:ro"
+refuses "an empty service password" "BROKER_ADMIN_MQTT_PASSWORD is empty" -e NATS_NODE=nats1 \
+    -v "${project}_cluster-config:/config:ro" -v "${project}_cluster-logins:/logins:ro" -v "$tls:/certs:ro"
 services=(nats1 nats2 nats3 watchdog-0 watchdog-1 location-ingest-0 location-ingest-1 companion-chat-0
           companion-chat-1 notifier contacts-store broker-admin web fake-sms)
 smoke_wait_healthy "${SMOKE_READY_TIMEOUT:-240}" "${services[@]}"
 say "healthy: ${services[*]}"
 
-V=(-V mqttv311 -h 127.0.0.1)
-# Signs up at web as a person does (plain HTTP on loopback: this file has no TLS). web answers
-# 201 once broker-admin's users file with the login is loaded by every node that is up.
+# Every phone here checks the nodes' certificate against the test CA, as a phone would.
+V=(-V mqttv311 -h localhost --cafile "$tls/ca.crt")
+# Signs up at web as a person does, over HTTPS (curl checks the certificate against the test CA).
+# web answers 201 once broker-admin's users file with the login is loaded by every node that is up.
 sign_up() {  # login-array-name
     local -n login=$1
     local status
-    status=$(curl --silent --show-error --max-time 30 -o "$work/signup-${login[1]}.out" -w '%{http_code}' \
+    status=$(curl --silent --show-error --max-time 30 --cacert "$tls/ca.crt" -o "$work/signup-${login[1]}.out" -w '%{http_code}' \
         -X POST -H 'Content-Type: application/json' \
         --data "{\"username\":\"${login[1]}\",\"email\":\"${login[1]}@example.org\",\"password\":\"${login[3]}\"}" \
-        "http://127.0.0.1:$web_port/v1/accounts" 2>> "$work/curl.err") || true
+        "https://localhost:$web_port/v1/accounts" 2>> "$work/curl.err") || true
     [ "$status" = 201 ] || fail "sign-up of ${login[1]}: expected HTTP 201, got $status: $(cat "$work/signup-${login[1]}.out" "$work/curl.err" 2> /dev/null)"
 }
 # The login works on the node at `port` at the first try: no retry, as the 201 promised.

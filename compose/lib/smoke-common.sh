@@ -48,6 +48,23 @@ smoke_free_port() {
 
 smoke_password() { head -c 18 /dev/urandom | base64 | tr -d '/+='; }
 
+# A test CA and a server certificate, as compose/README.md tells operators to provide them:
+# $1/tls/{ca.crt,server.crt,server.key}, the certificate for the subject alternative names $2
+# (`DNS:localhost,IP:127.0.0.1`). The services run as other users; these throwaway files are
+# simply world-readable. openssl's output goes to $1/openssl.log.
+smoke_test_certificates() {  # work-directory names
+    local tls=$1/tls
+    mkdir -p "$tls"
+    openssl req -x509 -newkey rsa:2048 -days 2 -nodes -keyout "$1/ca.key" -out "$tls/ca.crt" \
+        -subj /CN=safewalk-smoke-ca > "$1/openssl.log" 2>&1
+    openssl req -newkey rsa:2048 -nodes -keyout "$tls/server.key" -out "$1/server.csr" -subj /CN=localhost \
+        >> "$1/openssl.log" 2>&1
+    printf 'subjectAltName=%s\n' "$2" > "$1/san.ext"
+    openssl x509 -req -in "$1/server.csr" -CA "$tls/ca.crt" -CAkey "$1/ca.key" -CAcreateserial -days 2 \
+        -extfile "$1/san.ext" -out "$tls/server.crt" >> "$1/openssl.log" 2>&1
+    chmod 755 "$1" "$tls" && chmod 644 "$tls"/*
+}
+
 # Waits until each compose service given is healthy, within $1 seconds for all; fails (the
 # caller's `fail`) naming the first that is not, with its last log lines. Needs the caller's `dc`.
 smoke_wait_healthy() {  # timeout service...

@@ -8,14 +8,19 @@
 # /logins/loaded/$NATS_NODE.loaded, which broker-admin waits for before web answers.
 #   NATS_NODE                      this node's name: nats1, nats2 or nats3 (its compose service)
 #   <SERVICE>_MQTT_PASSWORD        every login users.conf names (LOCATION_INGEST_, WATCHDOG_, ...)
-# Refuses to start (exit 2, naming what is wrong) without /logins/users.conf or
-# /config/mappings.conf, or with a password of a service this cluster runs that is empty, short or
-# a placeholder.
+# MQTT is TLS only, on 8883, with /certs/server.crt and server.key (SAFEWALK_TLS_DIR): phones and
+# the services alike.
+# Refuses to start (exit 2, naming what is wrong) without /logins/users.conf,
+# /config/mappings.conf or the TLS files, or with a password of a service this cluster runs that
+# is empty, short or a placeholder.
 set -euo pipefail
 fail() { echo "[nats] refusing to start: $*" >&2; exit 2; }
 [ -n "${NATS_NODE:-}" ] || fail "NATS_NODE is empty"
 for file in /logins/users.conf /config/mappings.conf; do
     [ -s "$file" ] || fail "$file is missing (the cluster-config job writes it)"
+done
+for file in ca.crt server.crt server.key; do
+    [ -r "/certs/$file" ] || fail "TLS: /certs/$file is missing or unreadable (SAFEWALK_TLS_DIR; compose/README.md, \"On a cluster\")"
 done
 
 # The same rule as the single box's broker (compose/broker-entrypoint.sh).
@@ -53,7 +58,11 @@ cluster {
   routes: [nats-route://nats1:6222, nats-route://nats2:6222, nats-route://nats3:6222]
 }
 mqtt {
-  listen: 0.0.0.0:1883
+  listen: 0.0.0.0:8883
+  tls {
+    cert_file: "/certs/server.crt"
+    key_file: "/certs/server.key"
+  }
   # Unacknowledged QoS 1 messages of a dead connection go out again after 5 s, not 30
   # (docs/SCALING.md, "Faults on the cluster").
   ack_wait: "5s"
