@@ -16,6 +16,11 @@ public actor NATSUserDirectory: DynamicSecurity {
     private let acl: BrokerACL
     private let settings: NATSAccountSettings
     private let logger: Logger
+    /// How many times the file was written, and at which of those each recent digest was: a
+    /// node that skipped a version (two batches within one look of its reloader) and loaded a
+    /// later one has this batch's logins too.
+    private var generation = 0
+    private var generations: [String: Int] = [:]
 
     /// Reads the store and writes the users file from it at once: whatever a crash left between
     /// the two, the nodes load what the store holds.
@@ -30,6 +35,7 @@ public actor NATSUserDirectory: DynamicSecurity {
         let stored = try store.load()
         directory = stored
         let digest = try file.write(try NATSAuthorization.block(acl: acl, logins: stored.logins(acl: acl)))
+        generations[digest] = generation
         logger.info(
             "NATS users file written",
             metadata: ["path": "\(file.path.path)", "logins": "\(stored.logins.count)", "sha256": "\(digest)"])
@@ -52,9 +58,9 @@ public actor NATSUserDirectory: DynamicSecurity {
         guard !change.isEmpty else { return replies }
         try store.save(change, of: next)
         directory = next
-        let digest = try file.write(try NATSAuthorization.block(acl: acl, logins: next.logins(acl: acl)))
+        let digest = try write(next)
         guard !settings.nodes.isEmpty else { return replies }
-        let loaded = try await file.waitForNodes(settings.nodes, toLoad: digest, timeout: settings.reloadWait)
+        let loaded = try await nodesLoading(generations[digest] ?? generation)
         let missing = settings.nodes.filter { !loaded.contains($0) }
         if loaded.isEmpty {
             logger.error(
@@ -72,5 +78,31 @@ public actor NATSUserDirectory: DynamicSecurity {
 
     public func post(_ commands: [ControlCommand]) async throws {
         _ = try await perform(commands)
+    }
+
+    /// Writes the file for `directory` as the next generation; returns its digest.
+    private func write(_ directory: NATSDirectory) throws -> String {
+        let digest = try file.write(try NATSAuthorization.block(acl: acl, logins: directory.logins(acl: acl)))
+        generation += 1
+        generations[digest] = generation
+        // Only recent versions are awaited: an acknowledgement older than these is of no batch.
+        if generations.count > 512 { generations = generations.filter { $0.value > generation - 256 } }
+        return digest
+    }
+
+    /// Waits up to the reload wait, looking every 20 ms, for every node to acknowledge the file of
+    /// generation `wanted` or a later one; returns those that did. The actor is free meanwhile:
+    /// later batches write later versions, which count.
+    private func nodesLoading(_ wanted: Int) async throws -> Set<String> {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: settings.reloadWait)
+        while true {
+            let loaded = Set(
+                settings.nodes.filter { node in
+                    file.loadedDigest(of: node).flatMap { generations[$0] }.map { $0 >= wanted } ?? false
+                })
+            if loaded.count == settings.nodes.count || clock.now >= deadline { return loaded }
+            try await clock.sleep(for: .milliseconds(20))
+        }
     }
 }

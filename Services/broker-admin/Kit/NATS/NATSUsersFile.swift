@@ -33,27 +33,10 @@ public struct NATSUsersFile: Sendable {
         return TokenText.sha256Hex(text)
     }
 
-    /// Each of `nodes` whose acknowledgement holds `digest` now.
-    public func acknowledged(_ digest: String, by nodes: [String]) -> Set<String> {
-        Set(
-            nodes.filter { node in
-                let file = acknowledgements.appendingPathComponent("\(node).loaded")
-                guard let text = try? String(contentsOf: file, encoding: .utf8) else { return false }
-                return text.trimmingCharacters(in: .whitespacesAndNewlines) == digest
-            })
-    }
-
-    /// Waits up to `timeout` for every one of `nodes` to acknowledge `digest`, looking every
-    /// `interval`; returns those that did.
-    public func waitForNodes(
-        _ nodes: [String], toLoad digest: String, timeout: Duration, interval: Duration = .milliseconds(20)
-    ) async throws -> Set<String> {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while true {
-            let loaded = acknowledged(digest, by: nodes)
-            if loaded.count == nodes.count || clock.now >= deadline { return loaded }
-            try await clock.sleep(for: interval)
-        }
+    /// The digest `node` last acknowledged loading, if any.
+    public func loadedDigest(of node: String) -> String? {
+        let file = acknowledgements.appendingPathComponent("\(node).loaded")
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
