@@ -77,8 +77,12 @@ struct LadderFlowTests {
 
     @Test func tierOneAtOnceTierTwoOnlyAfterItsWaitAndOnlyTheBackups() async throws {
         let rig = try await Self.rig()
+        // The device's alert is a delivery of its own, beside the texts: awaited, not assumed
+        // done once they are (a loaded CI machine published it after both texts).
+        let deviceAlerts = try await rig.harness.bus.subscribe("safewalk/alex/alert", qos: .atLeastOnce)
         try await rig.harness.publish(Fixtures.escalation())
         try await rig.sms.wait(for: "esc-1", count: 2)
+        _ = try await deviceAlerts.first(1)
         #expect(Set(rig.sms.all.map(\.key)) == [Self.anaPhone, Self.calPhone])
         #expect(rig.hook.all.isEmpty, "dispatch is tier 3")
         #expect(try rig.alerts().count == 1)
