@@ -1,4 +1,5 @@
 import SafeWalkBrokerPolicy
+import SafeWalkCore
 
 /// The logins and roles `broker-admin` keeps for a NATS cluster, changed by the same plugin
 /// commands ``AccountPlan`` sends to Mosquitto's dynamic-security plugin, and answered with the
@@ -140,8 +141,8 @@ public struct NATSDirectory: Equatable, Sendable {
     /// The reply to a `setDefaultACLAccess` that would allow something.
     public static let defaultsFixed = "A NATS cluster denies what no rule allows; the default cannot allow"
 
-    /// Every enabled login as a user of the nodes, sorted by name. A walker's login (a name
-    /// without a dot) has the ACL's `pattern` rights with its name for `%u`, as on Mosquitto,
+    /// Every enabled login as a user of the nodes, sorted by name. A walker's login (a name that
+    /// is a walker id) has the ACL's `pattern` rights with its name for `%u`, as on Mosquitto,
     /// plus its roles'; a device's or an app session's login (`{w}.owntracks`, `{w}.app-…`) has
     /// only its roles': the patterns would give it topics with a dot, which no one uses and NATS
     /// cannot name. A role's `publishClientSend` is a right to publish, its subscribe and receive
@@ -149,7 +150,7 @@ public struct NATSDirectory: Equatable, Sendable {
     public func logins(acl: BrokerACL) -> [NATSAuthorization.Login] {
         logins.keys.sorted().compactMap { username in
             guard let login = logins[username], !login.disabled else { return nil }
-            var rules = username.contains(".") ? [] : acl.rules(for: username)
+            var rules = WalkerID(validating: username) == nil ? [] : acl.rules(for: username)
             for role in login.roles {
                 for entry in roles[role] ?? [] where entry.allow {
                     guard let access = Self.access(of: entry.type) else { continue }

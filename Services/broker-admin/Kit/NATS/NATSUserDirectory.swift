@@ -34,7 +34,7 @@ public actor NATSUserDirectory: DynamicSecurity {
         self.logger = logger
         let stored = try store.load()
         directory = stored
-        let digest = try file.write(try NATSAuthorization.block(acl: acl, logins: stored.logins(acl: acl)))
+        let digest = try file.write(Self.text(of: stored, acl: acl))
         generations[digest] = generation
         logger.info(
             "NATS users file written",
@@ -58,9 +58,9 @@ public actor NATSUserDirectory: DynamicSecurity {
         guard !change.isEmpty else { return replies }
         try store.save(change, of: next)
         directory = next
-        let digest = try write(next)
+        let (digest, written) = try write(next)
         guard !settings.nodes.isEmpty else { return replies }
-        let loaded = try await nodesLoading(generations[digest] ?? generation)
+        let loaded = try await nodesLoading(written)
         let missing = settings.nodes.filter { !loaded.contains($0) }
         if loaded.isEmpty {
             logger.error(
@@ -80,14 +80,19 @@ public actor NATSUserDirectory: DynamicSecurity {
         _ = try await perform(commands)
     }
 
-    /// Writes the file for `directory` as the next generation; returns its digest.
-    private func write(_ directory: NATSDirectory) throws -> String {
-        let digest = try file.write(try NATSAuthorization.block(acl: acl, logins: directory.logins(acl: acl)))
+    /// The users file for `directory`: the ACL's service users, then its enabled logins.
+    private static func text(of directory: NATSDirectory, acl: BrokerACL) throws -> String {
+        try NATSAuthorization.block(acl: acl, logins: directory.logins(acl: acl))
+    }
+
+    /// Writes the file for `directory` as the next generation; returns its digest and generation.
+    private func write(_ directory: NATSDirectory) throws -> (digest: String, generation: Int) {
+        let digest = try file.write(Self.text(of: directory, acl: acl))
         generation += 1
         generations[digest] = generation
         // Only recent versions are awaited: an acknowledgement older than these is of no batch.
         if generations.count > 512 { generations = generations.filter { $0.value > generation - 256 } }
-        return digest
+        return (digest, generation)
     }
 
     /// Waits up to the reload wait, looking every 20 ms, for every node to acknowledge the file of
