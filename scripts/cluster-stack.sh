@@ -3,13 +3,13 @@
 # nodes with JetStream and MQTT on loopback, and SafeWalk's five services as they are, each an
 # MQTT 3.1.1 client with a home node and the other two to fail over to (SAFEWALK_MQTT_FAILOVER):
 # the walkers in two partitions (the nodes route each walker's inputs to one, by `safewalk
-# nats-mappings`): two watchdogs and the notifier on node 1, two location-ingests and
+# nats-mappings`): two watchdogs and two notifiers on node 1, two location-ingests and
 # contacts-store on node 2, two companion-chats on node 3. A walker on node 3 adds a contact, sends a fix and asks for
 # help; the escalation, the alert and its device delivery must be seen on node 2. A second walker,
 # routed to the other partition, asks for help too: each watchdog holds exactly its own walker, each
-# ingest stores exactly its own walker's fixes, and each walker's words are answered by the
-# companion of her partition.
-# Then node 1 is SIGKILLed: the watchdogs and the notifier must move to another node and find
+# notifier's ledger exactly its own walker's escalations, each ingest stores exactly its own
+# walker's fixes, and each walker's words are answered by the companion of her partition.
+# Then node 1 is SIGKILLed: the watchdogs and the notifiers must move to another node and find
 # their persistent sessions there, and
 # while node 1 is still down the walker answers "I'm safe" and asks for help again: the second
 # cry must escalate as a new incident and alert the phone, during the outage, not after it.
@@ -103,6 +103,7 @@ declare -A pid_of
 watchdogs=(watchdog-0 watchdog-1)
 companions=(companion-chat-0 companion-chat-1)
 ingests=(location-ingest-0 location-ingest-1)
+notifiers=(notifier-0 notifier-1)
 # service node k: instance k of the two partitions, with its own client id (its persistent
 # session) and metrics port beside the other instance on this host.
 start_partition() {
@@ -113,8 +114,8 @@ for k in 0 1; do
     start_partition location-ingest 2 $k
     start_partition watchdog 1 $k
     start_partition companion-chat 3 $k
+    start_partition notifier 1 $k
 done
-start_service notifier 1
 start_service contacts-store 2
 # Sign-up: broker-admin keeps the walkers' logins in the users file and waits for the three nodes'
 # acknowledgements before it answers; web is the HTTP edge a person signs up at.
@@ -124,14 +125,14 @@ start_service broker-admin 2 broker-admin SAFEWALK_ADMIN_BROKER=nats SAFEWALK_NA
 web_port=$(free_port)
 start_service web 2 web SAFEWALK_HTTP_HOST=127.0.0.1 SAFEWALK_HTTP_PORT="$web_port" \
     SAFEWALK_PUBLIC_URL="http://127.0.0.1:$web_port" SAFEWALK_METRICS_PORT="$(free_port)"
-for service in "${watchdogs[@]}" notifier "${ingests[@]}" contacts-store "${companions[@]}" broker-admin web; do
+for service in "${watchdogs[@]}" "${notifiers[@]}" "${ingests[@]}" contacts-store "${companions[@]}" broker-admin web; do
     deadline=$((SECONDS + 60))
     until grep -q "connected to broker" "$work/$service.log" 2> /dev/null; do
         [ $SECONDS -ge $deadline ] && { say "$service never connected: $(tail -3 "$work/$service.log")"; exit 1; }
         sleep 0.5
     done
 done
-say "services connected: two watchdogs, notifier → node 1; two location-ingests, contacts-store, broker-admin, web → node 2; two companion-chats → node 3"
+say "services connected: two watchdogs, two notifiers → node 1; two location-ingests, contacts-store, broker-admin, web → node 2; two companion-chats → node 3"
 # sign_up name password: as a person does, at web; 201 once broker-admin has the login in force.
 sign_up() {
     curl --silent --max-time 30 -o "$work/signup-$1.out" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
@@ -147,12 +148,12 @@ check "sign-up" $? "alice and bob signed up through web (HTTP $alice_status, $bo
 [ "$alice_status" = 201 ] && [ "$bob_status" = 201 ] || { tail -20 "$work/broker-admin.log"; exit 1; }
 # Each partitioned instance reports on its own retained status (`_service/watchdog/1`), read by
 # the operator on node 2 with the rights `nats-users` gave it.
-expected_statuses=$(for k in 0 1; do for s in watchdog location-ingest companion-chat; do echo "safewalk/_service/$s/$k online"; done; done | sort)
+expected_statuses=$(for k in 0 1; do for s in watchdog location-ingest companion-chat notifier; do echo "safewalk/_service/$s/$k online"; done; done | sort)
 deadline=$((SECONDS + 30))
 until statuses=$(mosquitto_sub "${V[@]}" -p "${mqtt[1]}" "${operator[@]}" -q 0 -v -t 'safewalk/_service/+/+' -W 2 2> /dev/null | sort)
     [ "$statuses" = "$expected_statuses" ] || [ $SECONDS -ge $deadline ]; do sleep 1; done
 [ "$statuses" = "$expected_statuses" ]
-check "instance status" $? "each of the six partitioned instances is online on its own status topic ($(echo "$statuses" | wc -l) seen)"
+check "instance status" $? "each of the eight partitioned instances is online on its own status topic ($(echo "$statuses" | wc -l) seen)"
 
 # IDLE_SECONDS=N (not in CI): the three nodes' CPU over N seconds while the five services sit
 # connected and nothing is sent, after 10 s for their sessions to settle: what the services'
@@ -226,7 +227,7 @@ first=$(first_incident "$work/first.out")
 check "escalation" $? "the watchdog (node 1) escalated the cry for help sent on node 3 (incident ${first:-none})"
 grep -q '^safewalk/alice/alert {"actions":\[{"title":"Call' "$work/first.out" &&
     grep -q '"channel":"device".*"status":"sent"' "$work/first.out"
-check "alert" $? "the notifier (node 1) alerted the phone, seen on node 2, with its device delivery sent"
+check "alert" $? "notifier 1 (node 1) alerted the phone, seen on node 2, with its device delivery sent"
 
 # Isolation in NATS's own model. bob asks for alice's status and everyone's positions on node 2:
 # refused. He adds a contact to his own list and one to alice's on node 3: his own is stored (so
@@ -265,6 +266,15 @@ held0=$(held watchdog-0)
 held1=$(held watchdog-1)
 grep -q '^safewalk/bob/escalation ' "$work/bob.out" && [ "$held0" = bob ] && [ "$held1" = alice ]
 check "partitions: watchdogs" $? "bob's cry escalated; watchdog 0 holds the watch of [$held0], watchdog 1 of [$held1] (the engine routes bob to 0, alice to 1)"
+# Each notifier keeps its own walkers' escalations in its own ledger (NotifierShare): bob's was
+# admitted by notifier 0 alone, alice's by notifier 1 alone, though both read every escalation.
+told() { walkers_in "$work/$1/notifier.sqlite" "SELECT DISTINCT walker FROM escalation ORDER BY walker"; }
+deadline=$((SECONDS + 15))
+until [ "$(told notifier-0 2> /dev/null)" = bob ] || [ $SECONDS -ge $deadline ]; do sleep 0.2; done
+told0=$(told notifier-0)
+told1=$(told notifier-1)
+[ "$told0" = bob ] && [ "$told1" = alice ]
+check "partitions: notifiers" $? "notifier 0's ledger holds the escalations of [$told0], notifier 1's of [$told1]"
 stored0=$(stored location-ingest-0)
 stored1=$(stored location-ingest-1)
 [ "$stored0" = bob ] && [ "$stored1" = alice ]
@@ -369,17 +379,17 @@ after_erasure=$(retained_device)
 [ "$deleted" = 200 ] && [ "$(field delete state 2> /dev/null)" = erased ] && [ $refused = 6 ] && [ -z "$after_erasure" ]
 check "erasure" $? "carol deleted her account (HTTP $deleted, $(field delete state 2> /dev/null)): her login and her device's refused on all three nodes ($refused of 6 refused), her retained location gone${after_erasure:+: still $after_erasure}"
 
-say "SIGKILL node 1 (the watchdog's and the notifier's home node)"
+say "SIGKILL node 1 (the watchdogs' and the notifiers' home node)"
 killed_at=$(date +%s.%N)
 pkill -9 -f "nats-server -c $work/nats1.conf"
 moved() { grep -q "moving to another broker node" "$work/$1.log"; }
 deadline=$((SECONDS + 60))
-until moved watchdog-0 && moved watchdog-1 && moved notifier; do
+until moved watchdog-0 && moved watchdog-1 && moved notifier-0 && moved notifier-1; do
     [ $SECONDS -ge $deadline ] && break
     sleep 0.1
 done
-moved watchdog-0 && moved watchdog-1 && moved notifier
-check "failover" $? "both watchdogs and the notifier moved (watchdog 1 to $(grep 'connected to broker' "$work/watchdog-1.log" | tail -1 | sed -n 's/.*node=\([^ ]*\).*/\1/p')) while node 1 is down, $(python3 -c "print(f'{$(date +%s.%N) - $killed_at:.1f}')") s after the SIGKILL"
+moved watchdog-0 && moved watchdog-1 && moved notifier-0 && moved notifier-1
+check "failover" $? "both watchdogs and both notifiers moved (watchdog 1 to $(grep 'connected to broker' "$work/watchdog-1.log" | tail -1 | sed -n 's/.*node=\([^ ]*\).*/\1/p')) while node 1 is down, $(python3 -c "print(f'{$(date +%s.%N) - $killed_at:.1f}')") s after the SIGKILL"
 phone action '{"action":"imSafe","id":"a2","v":1}'
 sleep 2
 # Up to 60 s for the alert: right after a node's loss JetStream elects leaders again, and a
@@ -398,7 +408,7 @@ second=$(first_incident "$work/second.out")
 [ -n "$second" ] && [ "$second" != "$first" ]
 check "during node 1's outage" $? "the second cry escalated as a new incident (${second:-none}): the I'm-safe had ended the first"
 grep -q '^safewalk/alice/alert {"actions":\[{"title":"Call' "$work/second.out"
-check "alert during the outage" $? "the notifier alerted the phone from the node it moved to (within ${alerted_after} s of the cry)"
+check "alert during the outage" $? "notifier 1 alerted the phone from the node it moved to (within ${alerted_after} s of the cry)"
 [ "$(grep -c "sessionPresent=true" "$work/watchdog-0.log")" -ge 1 ] && [ "$(grep -c "sessionPresent=true" "$work/watchdog-1.log")" -ge 1 ]
 check "session" $? "each watchdog found its persistent session on the node it moved to"
 start_node 1
@@ -407,7 +417,7 @@ check "node 1 back" $? "node 1 rejoined the cluster and acknowledges a QoS 1 pub
 # A failed check is read in CI's log, and the work directory is gone by then: show what the
 # services and the watchers saw.
 if [ $failed != 0 ]; then
-    for file in "$work"/notifier.log "$work"/watchdog-1.log "$work"/second.out "$work"/second.out.operator; do
+    for file in "$work"/notifier-1.log "$work"/watchdog-1.log "$work"/second.out "$work"/second.out.operator; do
         [ -f "$file" ] && { echo "--- last lines of $file"; tail -n 40 "$file"; }
     done
 fi

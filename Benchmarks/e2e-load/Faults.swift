@@ -140,17 +140,21 @@ enum Faults {
             nodeKill(at: 30, down: 8), failOver(Instance(.watchdog), at: 45), failOver(Instance(.notifier), at: 51),
         ])
 
-    /// Two partitions: two watchdogs, companions and ingests, each serving the walkers the nodes route
-    /// to its partition (`--quick --only cluster-partitions`, on the CI plan). The phones answer
-    /// check-ins only once the companion of their partition has asked. SIGKILL of node 0, the
-    /// home of watchdog 0, companion 0, ingest 0 and the notifier, as silences start to fall due, then of
-    /// watchdog 1 itself, replaced by its standby. Every due escalation must still be delivered
-    /// exactly once, from whichever partition owns its walker, with no false alarm, and the two
-    /// watchdogs' and the two ingests' stores must each hold disjoint walkers, each its own.
+    /// Two partitions: two watchdogs, companions, ingests and notifiers, each serving the walkers the
+    /// nodes route to its partition (`--quick --only cluster-partitions`, on the CI plan). The phones
+    /// answer check-ins only once the companion of their partition has asked. SIGKILL of node 0, the
+    /// home of partition 0's four instances, as silences start to fall due, then of watchdog 1
+    /// and of notifier 1 themselves, each replaced by its standby. Every due escalation must still
+    /// be delivered exactly once, from whichever partition owns its walker, with no false alarm,
+    /// and the watchdogs', the ingests' and the notifiers' stores must each hold disjoint walkers,
+    /// each its own.
     static let clusterPartitions = Case(
         name: "cluster-partitions", onNATS: true, partitions: 2,
-        standbys: [Instance(.watchdog, partition: 1)],
-        steps: [nodeKill(at: 30, down: 8), failOver(Instance(.watchdog, partition: 1), at: 45)])
+        standbys: [Instance(.watchdog, partition: 1), Instance(.notifier, partition: 1)],
+        steps: [
+            nodeKill(at: 30, down: 8), failOver(Instance(.watchdog, partition: 1), at: 45),
+            failOver(Instance(.notifier, partition: 1), at: 51),
+        ])
 
     /// The partition on the CI plan (`--quick --only cluster-partition`): node 0, where the
     /// watchdog and the notifier are at home, cut off from 25 s to 70 s, while silences fall due.

@@ -171,7 +171,11 @@ enum LoadRun {
         processes.append(("e2e-load-bench (phones + observer)", bench?.cpuSeconds ?? 0, bench?.peakRSS ?? 0))
         let sms = try await cluster.gateway.stats()
         await cluster.stopServices()
-        let smsResent = resentAfterCrash(await cluster.logs(Instance(.notifier)), channel: "sms-http")
+        var notifierLogs = ""
+        for notifier in cluster.instances where notifier.service == .notifier {
+            notifierLogs += await cluster.logs(notifier)
+        }
+        let smsResent = resentAfterCrash(notifierLogs, channel: "sms-http")
         for service in cluster.instances {
             // What a service said about a fault: its loud lines (critical and error), first of each.
             let lines = await cluster.logs(service).split(separator: "\n")
@@ -186,7 +190,10 @@ enum LoadRun {
         }
         let stored = IngestDatabase.perWalker(ingestDir)
         if cluster.partitions > 1 {
-            for (service, store) in [(ServiceName.watchdog, PartitionStores.Store.watches), (.locationIngest, .fixes)] {
+            let stores: [(ServiceName, PartitionStores.Store)] = [
+                (.watchdog, .watches), (.locationIngest, .fixes), (.notifier, .escalations),
+            ]
+            for (service, store) in stores {
                 let partitions = cluster.instances.filter { $0.service == service && $0.partition != nil }
                 let stores = PartitionStores.walkers(in: partitions.map { cluster.databaseDirectory($0) }, store)
                 let sizes = stores.map { $0.map { "\(Set($0).count)" } ?? "unreadable" }.joined(separator: " / ")

@@ -13,6 +13,8 @@ enum PartitionStores {
 
         /// The watchdog's watches.
         static let watches = Store(file: "watchdog.sqlite", walkers: "SELECT walker FROM watch")
+        /// The notifier's ledger: the walkers it admitted escalations of.
+        static let escalations = Store(file: "notifier.sqlite", walkers: "SELECT DISTINCT walker FROM escalation")
         /// location-ingest's stored fixes, compacted or still in its log (``IngestDatabase/stored``).
         static let fixes = Store(
             file: "location-ingest.sqlite", walkers: "SELECT DISTINCT walker FROM (\(IngestDatabase.stored))")

@@ -9,9 +9,10 @@ import Testing
     typealias Node = MiniYAML.Node
     static let nodes: Set<String> = ["nats1", "nats2", "nats3"]
     /// The services WalkerPartition routes (watchdog, companion-chat, location-ingest: the kinds
-    /// `Topic.Kind.isPartitioned` names are their inputs); the others run once.
-    static let partitioned = ["watchdog", "location-ingest", "companion-chat"]
-    static let single = ["notifier", "contacts-store", "broker-admin", "web"]
+    /// `Topic.Kind.isPartitioned` names are their inputs) and the notifier, whose instances each
+    /// act for their own walkers (`NotifierShare`); the others run once.
+    static let partitioned = ["watchdog", "location-ingest", "companion-chat", "notifier"]
+    static let single = ["contacts-store", "broker-admin", "web"]
 
     /// On the cluster and not on the single box: the other nodes, TLS to them (a node has one
     /// MQTT listener, which is TLS), the partition of each instance, and broker-admin's users file

@@ -70,6 +70,8 @@ import Testing
             #expect(pressed.status == .seeOther && pressed.headers[.location] == "/i/\(mum.token)")
             let sent = try #require(seen.requests.withLock { $0.first })
             #expect(sent.via == .page && sent.page == PageToken.digest(mum.token) && sent.phone == nil)
+            // The walker names the notifier instance that holds the page (NotifierShare).
+            #expect(sent.walker == LiveFixture.alice)
             let after = try await client.execute(uri: "/i/\(mum.token)", method: .get)
             #expect(after.text.contains("You are on it"))
         }
@@ -115,9 +117,13 @@ import Testing
     @Test func aSignedSMSReplyAcknowledgesAndAForgedOneIsRefused() async throws {
         let live = try await LiveFixture.start()
         let (answering, seen) = try await notifier(live) { request in
-            request.code == "4821"
-                ? AcknowledgementResult(id: request.id, ok: true, walker: LiveFixture.alice, incident: "i-1", by: "Mum")
-                : AcknowledgementResult(id: request.id, ok: false, error: .unknownRecipient)
+            if request.code == "4821" {
+                AcknowledgementResult(id: request.id, ok: true, walker: LiveFixture.alice, incident: "i-1", by: "Mum")
+            } else if request.phone == "+15125550103" {
+                AcknowledgementResult(id: request.id, ok: false, error: .codeNeeded)
+            } else {
+                AcknowledgementResult(id: request.id, ok: false, error: .unknownRecipient)
+            }
         }
         defer { answering.cancel() }
         try await live.serve { client, _ in
@@ -148,7 +154,11 @@ import Testing
             let (helpHeaders, helpBody) = signed(path, [("From", "+15125550102"), ("Body", "who is this?")])
             let help = try await client.execute(uri: path, method: .post, headers: helpHeaders, body: helpBody)
             #expect(help.status == .ok && help.text.contains("reply OK"))
-            #expect(seen.requests.withLock { $0.count } == 2)
+            // Several notifier instances: an "OK" without the code is asked for it.
+            let (bareHeaders, bareBody) = signed(path, [("From", "+15125550103"), ("Body", "OK")])
+            let bare = try await client.execute(uri: path, method: .post, headers: bareHeaders, body: bareBody)
+            #expect(bare.status == .ok && bare.text.contains("reply OK and the 4-digit code from the end of the alert"))
+            #expect(seen.requests.withLock { $0.count } == 3)
         }
     }
 

@@ -13,7 +13,7 @@
 #     to her contact, and watchdog-1 (not watchdog-0) published the escalation;
 #   - bob (partition 0) can read neither alice's status nor every walker's position;
 #   - bob (partition 0) adds his contact and sends a fix; then nats1, the watchdogs' and the
-#     notifier's node, is SIGKILLed: they move to another node, and bob's cry for help during the
+#     notifiers' node, is SIGKILLed: they move to another node, and bob's cry for help during the
 #     outage is escalated by watchdog-0 and alerts his phone and his contact; dave signs up during
 #     the outage; nats1 comes back healthy, and dave logs in on it;
 #   - carol, refused before, signs up while the cluster runs and logs in on all three nodes at
@@ -112,7 +112,7 @@ refuses "no TLS certificate" "TLS: /certs/ca.crt is missing" -e NATS_NODE=nats1 
 refuses "an empty service password" "BROKER_ADMIN_MQTT_PASSWORD is empty" -e NATS_NODE=nats1 \
     -v "${project}_cluster-config:/config:ro" -v "${project}_cluster-logins:/logins:ro" -v "$tls:/certs:ro"
 services=(nats1 nats2 nats3 watchdog-0 watchdog-1 location-ingest-0 location-ingest-1 companion-chat-0
-          companion-chat-1 notifier contacts-store broker-admin web fake-sms)
+          companion-chat-1 notifier-0 notifier-1 contacts-store broker-admin web fake-sms)
 smoke_wait_healthy "${SMOKE_READY_TIMEOUT:-240}" "${services[@]}"
 say "healthy: ${services[*]}"
 
@@ -236,7 +236,7 @@ denied=$(mosquitto_sub "${V[@]}" -p "$port2" "${bob[@]}" -q 1 -t safewalk/alice/
 [[ $denied == *enied* && $denied != *safewalk/alice* ]] || fail "bob's subscriptions to alice's topics were not refused: $denied"
 say "bob may read neither alice's status nor every position: $(echo "$denied" | head -1)"
 
-# SIGKILL of nats1, the watchdogs' and the notifier's home node; bob asks for help during the
+# SIGKILL of nats1, the watchdogs' and the notifiers' home node; bob asks for help during the
 # outage.
 prepare_walker bob +15125550102
 watch_alert bob
@@ -249,13 +249,13 @@ cry_for_help bob +15125550102 0
 # A killed container's connections end in silence (no reset), so a service that did not happen to
 # send meanwhile notices by its keep-alive (10 s, given up one keep-alive later): up to 60 s.
 deadline=$((SECONDS + 60))
-for service in watchdog-0 watchdog-1 notifier; do
+for service in watchdog-0 watchdog-1 notifier-0 notifier-1; do
     until dc logs --no-color "$service" 2>&1 | grep -q 'moving to another broker node'; do
         [ $SECONDS -lt $deadline ] || fail "$service never said it moved to another node after nats1's SIGKILL"
         sleep 1
     done
 done
-say "watchdog-0, watchdog-1 and the notifier moved off nats1; bob's cry was escalated and delivered during the outage"
+say "watchdog-0, watchdog-1, notifier-0 and notifier-1 moved off nats1; bob's cry was escalated and delivered during the outage"
 # A sign-up during the outage: answered once the two nodes up have the login (nats1 is given up
 # on after SAFEWALK_NATS_RELOAD_WAIT), and nats1 reads it when it starts.
 sign_up dave

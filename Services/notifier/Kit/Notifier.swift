@@ -26,7 +26,10 @@ public enum Notifier {
         let service = try await NotifierService(
             settings: settings, bus: context.bus, prefix: prefix,
             ledger: DeliveryLedger(pool: pool), channels: channels, clock: clock,
-            logger: context.logger)
+            logger: context.logger, partition: context.configuration.partition)
+        if let partition = context.configuration.partition {
+            context.logger.notice("notifying for one partition of the walkers", metadata: ["partition": "\(partition)"])
+        }
         let erasures = try await ErasureResponder.subscribe(bus: context.bus, prefix: prefix, service: .notifier)
         return [
             service,
@@ -34,7 +37,8 @@ public enum Notifier {
                 service: .notifier, bus: context.bus, prefix: prefix, subscription: erasures,
                 reporter: RejectionReporter(
                     service: .notifier, prefix: prefix, bus: context.bus, logger: context.logger),
-                logger: context.logger, now: { clock.now() }, erase: { await service.erase($0) }),
+                logger: context.logger, now: { clock.now() }, partition: context.configuration.partition,
+                erase: { await service.erase($0) }),
         ]
     }
 

@@ -49,7 +49,8 @@ extension NotifierService {
     }
 
     func consumeIncidents() async {
-        for await message in incidents.cancelOnGracefulShutdown() {
+        for await message in incidents.cancelOnGracefulShutdown()
+        where share.admits(topic: message.topic, prefix: prefix) {
             switch LadderIntake.incident(message, prefix: prefix) {
             case .success(nil):
                 continue
@@ -71,6 +72,14 @@ extension NotifierService {
         for await message in acknowledgements.cancelOnGracefulShutdown() {
             switch LadderIntake.acknowledgement(message) {
             case .success(let request):
+                switch share.turn(for: request) {
+                case .answer: break
+                case .leave: continue
+                case .askForCode:
+                    logger.notice("acknowledgement by text without a code", metadata: ["id": "\(request.id)"])
+                    await answer(AcknowledgementResult(id: request.id, ok: false, error: .codeNeeded))
+                    continue
+                }
                 do {
                     let (result, outcome) = try await engine.acknowledge(request, now: ladderClock.now())
                     logger.notice(
@@ -88,6 +97,7 @@ extension NotifierService {
                         "acknowledgement not recorded", metadata: ["id": "\(request.id)", "error": "\(error)"])
                 }
             case .failure(let refusal):
+                guard share.reportsUnowned else { continue }
                 await reject(refusal)
                 if let id = refusal.id { await answer(AcknowledgementResult(id: id, ok: false, error: .refused)) }
             }
@@ -100,12 +110,14 @@ extension NotifierService {
             case .success(let receipt):
                 do {
                     // Noted on `_ladder/{w}` only: the walker's `{w}/delivery` never hears the gateway.
+                    // Every instance reads every receipt; only the one whose ledger sent the text
+                    // knows its `ref`, and an unknown one does nothing.
                     await apply(try await engine.receipt(receipt, now: ladderClock.now()))
                 } catch {
                     logger.error("gateway receipt not recorded", metadata: ["error": "\(error)"])
                 }
             case .failure(let refusal):
-                await reject(refusal)
+                if share.reportsUnowned { await reject(refusal) }
             }
         }
     }

@@ -27,6 +27,8 @@ public struct NotifierService: Service {
     let incidents: MQTTSubscription
     let acknowledgements: MQTTSubscription
     let gatewayReceipts: MQTTSubscription
+    /// Which inputs are this instance's when the walkers are split N ways.
+    let share: NotifierShare
     let engine: LadderEngine
     /// The ladder's time: its deadlines, and the times it records (tests may give it its own).
     let ladderClock: any NotifierClock
@@ -36,13 +38,19 @@ public struct NotifierService: Service {
     let jobs: AsyncStream<LadderJob>
     let jobSink: AsyncStream<LadderJob>.Continuation
 
-    /// - Parameter ladderClock: the ladder's clock; `clock` when nil.
+    /// - Parameters:
+    ///   - ladderClock: the ladder's clock; `clock` when nil.
+    ///   - partition: this instance's partition of the walkers, when it is one of several
+    ///     (``NotifierShare``); nil for one notifier for every walker.
     public init(
         settings: NotifierSettings, bus: any MessageBus, prefix: String, ledger: DeliveryLedger,
         channels: [any NotificationChannel], clock: any NotifierClock, logger: Logger,
-        book: ContactBook = ContactBook(), ladderClock: (any NotifierClock)? = nil
+        book: ContactBook = ContactBook(), ladderClock: (any NotifierClock)? = nil,
+        partition: WalkerPartition? = nil
     ) async throws {
         self.book = book
+        let share = NotifierShare(partition)
+        self.share = share
         // Subscribed here, at build time, so that by the time the runner announces `online`
         // the notifier is listening. Contacts first, so their retained lists are on their way
         // before any escalation.
@@ -52,6 +60,13 @@ public struct NotifierService: Service {
             TopicFilter.every(.escalation, prefix: prefix).rawValue,
             qos: .atLeastOnce)
         incidents = try await bus.subscribe(TopicFilter.every(.incident, prefix: prefix).rawValue, qos: .atLeastOnce)
+        if partition != nil {
+            // Another instance's walkers are dropped on arrival, before any decoding (and checked
+            // again as each is read: retained messages may arrive before the filter is set).
+            for subscription in [contacts, escalations, incidents] {
+                subscription.admitOnly { share.admits(topic: $0, prefix: prefix) }
+            }
+        }
         acknowledgements = try await bus.subscribe(
             TopicFilter.every(.acknowledgementRequest, prefix: prefix).rawValue, qos: .atLeastOnce)
         gatewayReceipts = try await bus.subscribe(
@@ -63,7 +78,7 @@ public struct NotifierService: Service {
                 channels.flatMap { channel in
                     plan.reaches(channel.name) ? channel.targets(for: plan).map { (channel.name, $0) } : []
                 }
-            })
+            }, newCode: { share.mintCode() })
         publisher = LadderPublisher(bus: bus, prefix: prefix, logger: logger)
         (jobs, jobSink) = AsyncStream.makeStream(of: LadderJob.self)
         self.settings = settings
@@ -154,6 +169,7 @@ public struct NotifierService: Service {
     }
 
     private func accept(_ message: MQTTMessage) async -> EscalationEvent? {
+        guard share.admits(topic: message.topic, prefix: prefix) else { return nil }
         switch NotifierIntake.classify(message, prefix: prefix) {
         case .success(.escalation(let event)): return event
         case .success(.contacts): return nil
@@ -165,6 +181,7 @@ public struct NotifierService: Service {
     }
 
     private func handle(_ message: MQTTMessage) async {
+        guard share.admits(topic: message.topic, prefix: prefix) else { return }
         switch NotifierIntake.classify(message, prefix: prefix) {
         case .success(.contacts(let walker, let list)): await book.update(walker, contacts: list)
         case .success(.escalation): break

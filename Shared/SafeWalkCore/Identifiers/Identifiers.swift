@@ -43,6 +43,7 @@ extension Identifier where Kind == ServiceKind {
     public static let web = ServiceName(trusted: "web")
 
     /// The services that run one instance per partition of the walkers on a cluster
-    /// (``WalkerPartition``): the others are one instance for every walker.
-    public static let partitioned: Set<ServiceName> = [.watchdog, .companionChat, .locationIngest]
+    /// (``WalkerPartition``): the others are one instance for every walker. The notifier's
+    /// instances read every notifier input and each acts for its own walkers (`NotifierShare`).
+    public static let partitioned: Set<ServiceName> = [.watchdog, .companionChat, .locationIngest, .notifier]
 }

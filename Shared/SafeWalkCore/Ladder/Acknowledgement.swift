@@ -42,6 +42,11 @@ public struct AcknowledgementResult: Codable, Hashable, Sendable {
         case closed
         /// The request could not be read, but its id could.
         case refused
+        /// A text reply without the incident's code, while several notifier instances each keep
+        /// the incidents of their own walkers (docs/SCALING.md, "The notifier partitioned"):
+        /// which incident told the number is not one instance's to say. The sender is asked to
+        /// reply with the code their text carried.
+        case codeNeeded
     }
 
     var v = SchemaVersion()

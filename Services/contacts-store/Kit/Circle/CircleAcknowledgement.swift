@@ -20,7 +20,7 @@ enum CircleAcknowledgement {
         case .unknownRecipient, .none:
             answer.error = CircleError(
                 .noOpenIncident, message: "\(other)'s alert is not on the ladder yet. Please try again in a moment.")
-        case .refused:
+        case .refused, .codeNeeded:  // an app's request names the walker: never asked for a code
             answer.error = CircleError(.invalidCommand, message: "The notifier could not read the request.")
         }
         return answer

@@ -49,11 +49,9 @@ public struct LadderEngine: Sendable {
         self.newCode = newCode
     }
 
-    /// A random 4-digit reply code.
-    public static func code() -> String {
-        let digits = String(Int.random(in: 0...9999))
-        return String(repeating: "0", count: 4 - digits.count) + digits
-    }
+    /// A random 4-digit reply code, of one notifier for every walker (a partitioned instance
+    /// mints its own: ``NotifierShare/mintCode(random:)``).
+    public static func code() -> String { NotifierShare(nil).mintCode() }
 
     /// A random 64-bit reference in hex, naming one text in its status callback.
     public static func ref() -> String { TokenText.hex(TokenText.randomBytes(8)) }

@@ -9,6 +9,10 @@ import SafeWalkCore
 /// Twilio sent it. Without `SAFEWALK_TWILIO_AUTH_TOKEN` both are 404.
 extension WebHandlers {
     static let helpText = "SafeWalk: to tell them you are on it, reply OK (or OK and the 4-digit code from our text)."
+    /// The notifier could not tell which alert an "OK" without a code answers (several notifier
+    /// instances, each with its own walkers' alerts): the code in the alert text says.
+    static let codeNeededText =
+        "SafeWalk: please reply OK and the 4-digit code from the end of the alert you got, so we know whose alert you are answering."
 
     /// The form, once its signature is Twilio's for `SAFEWALK_PUBLIC_URL` + `pathAndQuery`.
     func signedForm(_ request: Request, pathAndQuery: String) async throws -> (
@@ -49,6 +53,7 @@ extension WebHandlers {
             if result.error == .closed, let walker = result.walker {
                 return HTMLResponse.twiML("Thank you. \(walker) is already safe.")
             }
+            if result.error == .codeNeeded { return HTMLResponse.twiML(Self.codeNeededText) }
             return HTMLResponse.twiML("No open SafeWalk alert matches your reply.")
         } catch {
             accounts.logger.error("SMS acknowledgement not answered", metadata: ["error": "\(error)"])

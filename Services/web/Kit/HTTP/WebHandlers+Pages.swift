@@ -114,8 +114,11 @@ extension WebHandlers {
                 .forbidden, reason: "badButtonKey", title: "The button did not work",
                 text: "Reload the page and press the button again.")
         }
+        // The walker names the notifier instance whose ledger holds the page when the walkers
+        // are split among several (docs/SCALING.md, "The notifier partitioned").
         let asked = AcknowledgementRequest(
-            id: UUID().uuidString.lowercased(), via: .page, page: digest, at: Date().timeIntervalSince1970)
+            id: UUID().uuidString.lowercased(), via: .page, page: digest, walker: try? WalkerID(walker),
+            at: Date().timeIntervalSince1970)
         let result: AcknowledgementResult
         do {
             result = try await live.acknowledge(asked)
@@ -134,7 +137,7 @@ extension WebHandlers {
         switch result.error {
         case .closed: return Self.alreadySafe(walker)
         case .unknownRecipient: return Self.expired
-        case .refused, nil:
+        case .refused, .codeNeeded, nil:
             return HTMLResponse.refusal(
                 .badRequest, reason: "refused", title: "The button did not work",
                 text: "Reload the page and press the button again.")
