@@ -2,6 +2,7 @@ import ArgumentParser
 import BenchSupport
 import Foundation
 import Logging
+import SafeWalkCore
 
 /// The end-to-end load benchmark and fault injection (issue 9). Build everything first (the five
 /// services are separate executables): `swift build -c release`, then
@@ -38,9 +39,13 @@ struct LoadOptions: ParsableArguments {
         name: .customLong("fix-qos"),
         help: "QoS of the phones' fixes: 1 (the contract's), or 0 to measure what QoS 1 costs the broker.")
     var fixQoS = 1
+    /// A walker's pace; slower than a phone's 5 s lets more walkers (their sessions, watches and
+    /// check-ins) fit a box than their fixes would (docs/SCALING.md, "The 1/100 run").
+    @Option(name: .customLong("fix-interval"), help: "Seconds between one walker's fixes.") var fixInterval: Double = 5
 
     func validate() throws {
         guard fixQoS == 0 || fixQoS == 1 else { throw ValidationError("--fix-qos is 0 or 1") }
+        guard fixInterval >= 1 else { throw ValidationError("--fix-interval is at least 1 s") }
     }
 
     func plan(walkers: Int, window: Double) -> LoadPlan {
@@ -51,6 +56,7 @@ struct LoadOptions: ParsableArguments {
             ramp: thresholds.checkIn, window: window, silenceStart: 10,
             silenceSpan: max(1, window - latest - 20), drain: drain, thresholds: thresholds)
         plan.fixQoS = fixQoS == 0 ? .atMostOnce : .atLeastOnce
+        plan.fixInterval = fixInterval
         return plan
     }
 }
@@ -91,7 +97,16 @@ extension E2ELoadBench {
                 "On three NATS nodes (docs/SCALING.md) instead of one Mosquitto; no raw baseline, which reads Mosquitto's $SYS counters."
         )
         var cluster = false
+        @Option(help: "With --cluster: partitions of the walkers (watchdogs, companions, ingests, notifiers each).")
+        var partitions = 1
         @OptionGroup var load: LoadOptions
+
+        func validate() throws {
+            guard (1...WalkerPartition.maxCount).contains(partitions) else {
+                throw ValidationError("--partitions is 1 to \(WalkerPartition.maxCount)")
+            }
+            guard partitions == 1 || cluster else { throw ValidationError("--partitions needs --cluster") }
+        }
 
         static func counts(_ text: String) throws -> [Int] {
             try text.split(separator: ",").map { word in
@@ -106,7 +121,8 @@ extension E2ELoadBench {
             for walkers in walkers {
                 let plan = load.plan(walkers: walkers, window: window)
                 let raw = try await LoadRun.execute(
-                    plan: cluster ? plan.forNATS : plan, baseline: cluster ? nil : (baseline, burst), onNATS: cluster)
+                    plan: cluster ? plan.forNATS : plan, baseline: cluster ? nil : (baseline, burst), onNATS: cluster,
+                    partitions: partitions)
                 let e = Evaluation(raw)
                 Report.main(raw, e)
                 lines.append(Self.row(walkers: walkers, raw, e))
