@@ -44,7 +44,7 @@ final class Observer: Sendable {
             failover.isEmpty
             ? [
                 "$SYS/broker/store/messages/count", "$SYS/broker/publish/messages/received",
-                "$SYS/broker/publish/messages/sent",
+                "$SYS/broker/publish/messages/sent", "$SYS/broker/bytes/received", "$SYS/broker/bytes/sent",
             ] : []
         let filters =
             [

@@ -64,6 +64,19 @@ enum Report {
                     format: "| broker PUBLISH in / out in window | %.0f / %.0f msgs/s |", (i1 - i0) / window,
                     (o1 - o0) / window))
         }
+        // Every byte of every MQTT packet both ways (PUBACKs and keep-alives too): the network a
+        // fix costs the broker's host, for the sizing model (docs/SCALING.md).
+        let bytesIn = "$SYS/broker/bytes/received"
+        let bytesOut = "$SYS/broker/bytes/sent"
+        if let i0 = raw.windowStart.sys[bytesIn], let i1 = raw.windowEnd.sys[bytesIn],
+            let o0 = raw.windowStart.sys[bytesOut], let o1 = raw.windowEnd.sys[bytesOut]
+        {
+            let fixes = Double(max(raw.windowEnd.stored - raw.windowStart.stored, 1))
+            print(
+                String(
+                    format: "| broker bytes in / out in window | %.0f / %.0f kB/s: %.0f / %.0f bytes per stored fix |",
+                    (i1 - i0) / window / 1000, (o1 - o0) / window / 1000, (i1 - i0) / fixes, (o1 - o0) / fixes))
+        }
         print(
             "| rejections | \(raw.observed.rejections.isEmpty ? "none" : raw.observed.rejections.map { "\($0.key) \($0.value)" }.joined(separator: ", ")) |"
         )
