@@ -264,3 +264,15 @@ final class FaultTimes: Sendable {
     var all: [(String, Double)] { values.withLock { $0 } }
     var failures: [String] { failedSteps.withLock { $0 } }
 }
+
+extension LoadRun.Raw {
+    /// How much the broker's `$SYS` counter `topic` rose over the window; nil unless both
+    /// readings arrived (NATS has no such counters).
+    func sysIncrease(_ topic: String) -> Double? {
+        guard let start = windowStart.sys[topic], let end = windowEnd.sys[topic] else { return nil }
+        return end - start
+    }
+
+    /// Fixes stored in the window, at least 1 (it divides).
+    var fixesStoredInWindow: Double { Double(max(windowEnd.stored - windowStart.stored, 1)) }
+}

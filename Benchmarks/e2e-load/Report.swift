@@ -54,28 +54,24 @@ enum Report {
             String(
                 format: "| broker stored messages max ($SYS store count: queued + retained) | %.0f |",
                 raw.observed.brokerStoredMax))
-        let sysIn = "$SYS/broker/publish/messages/received"
-        let sysOut = "$SYS/broker/publish/messages/sent"
-        if let i0 = raw.windowStart.sys[sysIn], let i1 = raw.windowEnd.sys[sysIn], let o0 = raw.windowStart.sys[sysOut],
-            let o1 = raw.windowEnd.sys[sysOut]
+        if let messagesIn = raw.sysIncrease("$SYS/broker/publish/messages/received"),
+            let messagesOut = raw.sysIncrease("$SYS/broker/publish/messages/sent")
         {
             print(
                 String(
-                    format: "| broker PUBLISH in / out in window | %.0f / %.0f msgs/s |", (i1 - i0) / window,
-                    (o1 - o0) / window))
+                    format: "| broker PUBLISH in / out in window | %.0f / %.0f msgs/s |", messagesIn / window,
+                    messagesOut / window))
         }
         // Every byte of every MQTT packet both ways (PUBACKs and keep-alives too): the network a
         // fix costs the broker's host, for the sizing model (docs/SCALING.md).
-        let bytesIn = "$SYS/broker/bytes/received"
-        let bytesOut = "$SYS/broker/bytes/sent"
-        if let i0 = raw.windowStart.sys[bytesIn], let i1 = raw.windowEnd.sys[bytesIn],
-            let o0 = raw.windowStart.sys[bytesOut], let o1 = raw.windowEnd.sys[bytesOut]
+        if let bytesIn = raw.sysIncrease("$SYS/broker/bytes/received"),
+            let bytesOut = raw.sysIncrease("$SYS/broker/bytes/sent")
         {
-            let fixes = Double(max(raw.windowEnd.stored - raw.windowStart.stored, 1))
+            let fixes = raw.fixesStoredInWindow
             print(
                 String(
                     format: "| broker bytes in / out in window | %.0f / %.0f kB/s: %.0f / %.0f bytes per stored fix |",
-                    (i1 - i0) / window / 1000, (o1 - o0) / window / 1000, (i1 - i0) / fixes, (o1 - o0) / fixes))
+                    bytesIn / window / 1000, bytesOut / window / 1000, bytesIn / fixes, bytesOut / fixes))
         }
         print(
             "| rejections | \(raw.observed.rejections.isEmpty ? "none" : raw.observed.rejections.map { "\($0.key) \($0.value)" }.joined(separator: ", ")) |"

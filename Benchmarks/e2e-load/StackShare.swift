@@ -15,7 +15,7 @@ struct StackShare {
 
     init(_ raw: LoadRun.Raw) {
         let window = raw.windowEnd.at - raw.windowStart.at
-        let fixes = Double(max(raw.windowEnd.stored - raw.windowStart.stored, 1))
+        let fixes = raw.fixesStoredInWindow
         func seconds(_ key: String) -> Double { (raw.windowEnd.cpu[key] ?? 0) - (raw.windowStart.cpu[key] ?? 0) }
         // Several watchdogs are `watchdog-0`, `watchdog-1`…: all of them the watchdog's.
         let services = raw.windowEnd.cpu.keys.filter { Self.services.contains(Instance.serviceName(of: $0)) }
@@ -26,7 +26,7 @@ struct StackShare {
         servicesPercent = 100 * services / window
         brokerPercent = 100 * broker / window
         let counters = ["$SYS/broker/publish/messages/received", "$SYS/broker/publish/messages/sent"]
-        let messages = counters.map { (raw.windowEnd.sys[$0] ?? 0) - (raw.windowStart.sys[$0] ?? 0) }.reduce(0, +)
+        let messages = counters.map { raw.sysIncrease($0) ?? 0 }.reduce(0, +)
         brokerMessagesPerFix = raw.windowEnd.sys.isEmpty ? .nan : messages / fixes
         servicesMicrosecondsPerFix = 1e6 * services / fixes
         brokerMicrosecondsPerFix = 1e6 * broker / fixes

@@ -42,19 +42,16 @@ public struct NotifierShare: Sendable, Hashable {
     /// makes every code of instance K equal K modulo N); else partition 0.
     public func turn(for request: AcknowledgementRequest) -> AcknowledgementTurn {
         guard let partition else { return .answer }
-        if let walker = request.walker { return partition.owns(walker) ? .answer : .leave }
-        if request.via == .sms {
-            guard let code = request.code.flatMap({ Int($0) }) else {
-                return partition.index == 0 ? .askForCode : .leave
-            }
+        if request.via == .sms, request.walker == nil {
+            guard let code = request.code.flatMap({ Int($0) }) else { return reportsUnowned ? .askForCode : .leave }
             return code % partition.count == partition.index ? .answer : .leave
         }
-        return partition.index == 0 ? .answer : .leave
+        return WalkerPartition.answers(partition, for: request.walker) ? .answer : .leave
     }
 
     /// Whether this instance reports a refused input that names no walker it could belong to (an
     /// unreadable acknowledgement or gateway receipt): partition 0 alone, so it is counted once.
-    public var reportsUnowned: Bool { partition.map { $0.index == 0 } ?? true }
+    public var reportsUnowned: Bool { WalkerPartition.answers(partition, for: nil) }
 
     /// A 4-digit reply code ("OK 4821") for a new incident of this instance: any of 0000–9999 for
     /// one notifier; of N, one whose value modulo N is this partition, so that a reply carrying it
