@@ -382,13 +382,19 @@ check "erasure" $? "carol deleted her account (HTTP $deleted, $(field delete sta
 say "SIGKILL node 1 (the watchdogs' and the notifiers' home node)"
 killed_at=$(date +%s.%N)
 pkill -9 -f "nats-server -c $work/nats1.conf"
-moved() { grep -q "moving to another broker node" "$work/$1.log"; }
+# Every instance at home on node 1 has said it moved.
+all_moved() {
+    local instance
+    for instance in "${watchdogs[@]}" "${notifiers[@]}"; do
+        grep -q "moving to another broker node" "$work/$instance.log" || return 1
+    done
+}
 deadline=$((SECONDS + 60))
-until moved watchdog-0 && moved watchdog-1 && moved notifier-0 && moved notifier-1; do
+until all_moved; do
     [ $SECONDS -ge $deadline ] && break
     sleep 0.1
 done
-moved watchdog-0 && moved watchdog-1 && moved notifier-0 && moved notifier-1
+all_moved
 check "failover" $? "both watchdogs and both notifiers moved (watchdog 1 to $(grep 'connected to broker' "$work/watchdog-1.log" | tail -1 | sed -n 's/.*node=\([^ ]*\).*/\1/p')) while node 1 is down, $(python3 -c "print(f'{$(date +%s.%N) - $killed_at:.1f}')") s after the SIGKILL"
 phone action '{"action":"imSafe","id":"a2","v":1}'
 sleep 2
