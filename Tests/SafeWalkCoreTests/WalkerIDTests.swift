@@ -53,6 +53,21 @@ import Testing
         #expect(ServiceName(validating: "_service") != nil)  // only walkers are restricted
     }
 
+    /// `validate` compares an id with the reserved names only when it begins with `_`.
+    @Test func everyReservedNameBeginsWithAnUnderscore() {
+        #expect(!WalkerKind.reserved.isEmpty)
+        for name in WalkerKind.reserved {
+            #expect(name.hasPrefix("_"), "\(name)")
+            #expect(throws: IdentifierError.reserved(name)) { try WalkerID(name) }
+        }
+        for kind in [ServiceKind.reserved, DeviceKind.reserved] { #expect(kind.allSatisfy { $0.hasPrefix("_") }) }
+    }
+
+    @Test func namesTheFirstBadCharacterAfterGoodOnes() {
+        #expect(throws: IdentifierError.invalidCharacter("é")) { try WalkerID("abcé/") }
+        #expect(throws: IdentifierError.invalidCharacter("/")) { try WalkerID("ab/é") }
+    }
+
     @Test func decodingValidates() throws {
         #expect(try JSONDecoder().decode(WalkerID.self, from: json(#""bob-2""#)) == walker("bob-2"))
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(WalkerID.self, from: json(#""a/b""#)) }

@@ -39,6 +39,42 @@ import WatchdogKit
         #expect(restored.watch(for: full.walker) == full && restored.watch(for: bare.walker) == bare)
     }
 
+    /// The restore reads rows on one thread and files them into the engine on another, in
+    /// batches (``WatchFiler``): every row arrives, once, as the engine would have filed it in
+    /// order, across batch boundaries (1,000 rows are three full batches and part of a fourth),
+    /// and into an engine that already holds one of the walkers.
+    @Test func aRestoreAcrossManyBatchesFilesEveryWatchOnce() async throws {
+        let (store, directory) = try store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let machine = WatchMachine(thresholds: .defaults)
+        let watches = try (0..<1_000).map { n in
+            Watch(
+                walker: try WalkerID("w\(n)"),
+                timers: WatchTimers(watchedSince: Double(n), lastCheckInAt: Double(n), lastMovedAt: Double(n)),
+                stateSince: Double(n), recentActions: [RememberedAction(id: "a\(n)", answer: "ok")])
+        }
+        _ = try await store.commit(watches: watches, outbox: [])
+        var expected = WatchEngine(machine: machine)
+        expected.restore(all: try store.loadWatches())
+        var restored = try await store.restore(into: WatchEngine(machine: machine)).engine
+        #expect(restored.count == 1_000)
+        #expect(watches.allSatisfy { restored.watch(for: $0.walker) == $0 })
+        #expect(restored.scheduledEntries == expected.scheduledEntries)
+        #expect(restored.nextDeadline() == expected.nextDeadline())
+
+        // A walker the engine already has is replaced by its stored watch, and only its stored
+        // deadline stays live.
+        var holding = WatchEngine(machine: machine)
+        holding.restore(
+            Watch(walker: watches[500].walker, timers: WatchTimers(watchedSince: 1, lastCheckInAt: 1), stateSince: 1))
+        holding.restore(Watch(walker: try WalkerID("zed"), stateSince: 2))
+        var merged = try await store.restore(into: holding).engine
+        #expect(merged.count == 1_001)
+        #expect(merged.watch(for: watches[500].walker) == watches[500])
+        #expect(merged.watch(for: try WalkerID("zed"))?.stateSince == 2)
+        #expect(merged.nextDeadline() == expected.nextDeadline())
+    }
+
     /// A watchdog upgraded while an incident is open: migration `v3` gives the incident the id of
     /// the walker's latest escalation of its kind (what contacts heard of last), the duress one
     /// the latest duress escalation's; walkers without an incident get none.

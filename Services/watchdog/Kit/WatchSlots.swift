@@ -43,13 +43,14 @@ struct WatchSlots<Slot> {
 
     /// Sets the walker's slot; the one it replaces, if any.
     @discardableResult
-    mutating func updateValue(_ slot: Slot, forKey walker: WalkerID) -> Slot? {
+    mutating func updateValue(_ slot: consuming Slot, forKey walker: WalkerID) -> Slot? {
         // One probe of the index for a new walker (a restore's every row): claim the next
         // position, and give it back in the rare case the walker was already there.
         if let position = positions.updateValue(slots.count, forKey: walker) {
             positions[walker] = position
-            defer { slots[position] = slot }
-            return slots[position]
+            let replaced = slots[position]
+            slots[position] = slot
+            return replaced
         }
         slots.append(slot)
         keys.append(walker)

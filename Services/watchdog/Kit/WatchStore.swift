@@ -221,14 +221,32 @@ public struct WatchStore: Sendable {
         return watches
     }
 
-    /// Each stored watch straight from its row into its slot in `engine`.
+    /// Each stored watch from its row into its slot in `engine`: this thread steps SQLite and
+    /// decodes the rows, a ``WatchFiler`` files them into the engine on another, batch by batch.
     private static func restoreWatches(_ db: Database, into engine: inout WatchEngine) throws {
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM watch") ?? 0
-        try engine.restoreAll(expecting: count) { each in try forEachWatch(db, each) }
+        var handed = WatchEngine(machine: engine.machine)
+        swap(&handed, &engine)
+        let filer = WatchFiler(into: handed, expecting: count)
+        var batch: [Watch?] = []
+        batch.reserveCapacity(WatchFiler.batchSize)
+        do {
+            try forEachWatch(db) { watch in
+                batch.append(watch)
+                guard batch.count == WatchFiler.batchSize else { return }
+                filer.file(batch)
+                batch = []
+                batch.reserveCapacity(WatchFiler.batchSize)
+            }
+        } catch {
+            engine = filer.finish()
+            throw error
+        }
+        engine = filer.finish(batch)
     }
 
     /// Each readable stored watch, in turn (an unreadable walker id is skipped).
-    private static func forEachWatch(_ db: Database, _ body: (Watch) -> Void) throws {
+    private static func forEachWatch(_ db: Database, _ body: (consuming Watch) -> Void) throws {
         try WatchColumns.forEachRow(of: db.makeStatement(sql: WatchRow.select), in: db) { row in
             if let watch = WatchRow.watch(from: row) { body(watch) }
         }
