@@ -1,5 +1,6 @@
-import SafeWalkCore
 import Testing
+
+@testable import SafeWalkCore
 
 /// One of every topic, with the string docs/CONTRACT.md gives it under the default prefix.
 let everyTopic: [(Topic, String)] = [
@@ -80,6 +81,17 @@ let everyTopic: [(Topic, String)] = [
     ])
     func parseRefusesTopicsOutsideTheContract(topic: String) {
         #expect(Topic.parse(topic) == nil)
+    }
+
+    /// Levels are split at the byte `/`, as the broker splits them, multi-byte characters and
+    /// all; a combining mark after a `/` does not join it to the level before.
+    @Test func levelsAreSplitAtEverySlashByte() {
+        #expect(Topic.levels(of: "a//b/") == ["a", "", "b", ""])
+        #expect(Topic.levels(of: "josé/🚶‍♀️/x") == ["josé", "🚶‍♀️", "x"])
+        #expect(Topic.levels(of: "a/\u{301}b") == ["a", "\u{301}b"])
+        #expect(Topic.levels(of: "") == [""])
+        #expect(Topic.parse("safewalk/\u{301}alice/fix") == nil)
+        #expect(Topic.parse("ünï/alice/fix", prefix: "ünï") == .fix(walker()))
     }
 
     @Test func parseOnlyAcceptsTheGivenPrefix() {

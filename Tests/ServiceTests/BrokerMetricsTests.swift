@@ -11,6 +11,9 @@ struct BrokerMetricsTests {
         ("safewalk/alice/unknown", "other"), ("safewalkers/alice/fix", "other"), ("elsewhere", "other"),
         ("safewalk/alice", "other"), ("safewalk/_accounts/command", "accountCommand"),
         ("safewalk/_accounts/erased/watchdog", "accountErased"),
+        // Read on UTF-8 bytes: a multi-byte level is skipped over, not miscounted.
+        ("safewalk/josé/fix", "fix"), ("safewalk/🚶‍♀️/contacts/add", "contactsAdd"), ("safewalk/", "other"),
+        ("owntracks", "other"),
     ])
     func kindIsReadFromTheTopicShape(topic: String, kind: String) {
         #expect(BrokerMetrics.kind(of: topic, prefix: "safewalk") == kind)
