@@ -14,7 +14,11 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     }
     _ = try? SafeWalkJSON.decode(Action.self, from: data, maxBytes: 64 * 1024)
     _ = try? SafeWalkJSON.decode(Reply.self, from: data, maxBytes: 64 * 1024)
-    _ = try? SafeWalkJSON.decode(PositionUpdate.self, from: data, maxBytes: 64 * 1024)
+    // The same for retained positions: whatever `scanPosition` accepts, the full decoder reads the same.
+    if let fast = data.withUnsafeBytes(FlatFixScanner.scanPosition),
+       (try? SafeWalkJSON.decode(PositionUpdate.self, from: data, maxBytes: 64 * 1024)) != fast {
+        fatalError("scanPosition and JSONDecoder disagree on \(String(decoding: data, as: UTF8.self))")
+    }
     _ = try? SafeWalkJSON.decode(EscalationEvent.self, from: data, maxBytes: 64 * 1024)
     _ = try? SafeWalkJSON.decode(ContactAdd.self, from: data, maxBytes: 64 * 1024)
     _ = try? SafeWalkJSON.decode(ContactRemove.self, from: data, maxBytes: 64 * 1024)

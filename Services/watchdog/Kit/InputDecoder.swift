@@ -73,7 +73,12 @@ public struct InputDecoder: Sendable {
             return .event(walker, .action(action))
         case .position:
             if message.payload.isEmpty { return .ignored }
-            let update = try decodeJSON(PositionUpdate.self, message.payload, reject)
+            let update: PositionUpdate
+            do {
+                update = try PositionUpdate.decode(message.payload, maxBytes: maxBytes)
+            } catch {
+                throw reject(error.code)
+            }
             // A retained position may be old; only its values are checked, not its age.
             let policy = FixPolicy(maxBytes: maxBytes, maxAge: .infinity, maxFutureSkew: 60)
             do {

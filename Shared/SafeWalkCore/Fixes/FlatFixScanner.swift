@@ -16,7 +16,26 @@ enum FlatFixScanner {
 
     static func scan(_ bytes: UnsafeRawBufferPointer) -> LocationFix? {
         var reader = Reader(bytes: bytes)
-        return reader.readFix()
+        return reader.readFields().flatMap(Self.fix)
+    }
+
+    /// A ``PositionUpdate`` as location-ingest writes it (our format: `v`, the fix, `moved`,
+    /// `lastMovedAt`), or nil to leave it to the full decoder. The watchdog reads one per fix.
+    static func scanPosition(_ bytes: UnsafeRawBufferPointer) -> PositionUpdate? {
+        var reader = Reader(bytes: bytes)
+        guard let fields = reader.readFields(), fields.hasVersion, let fix = fix(fields),
+            let moved = fields.moved, let lastMovedAt = fields.lastMovedAt
+        else { return nil }
+        return PositionUpdate(fix: fix, moved: moved, lastMovedAt: lastMovedAt)
+    }
+
+    private static func fix(_ fields: Fields) -> LocationFix? {
+        // Without `_type` our own format requires `v`; the full decoder words the errors.
+        guard fields.hasType ? fields.isLocation : fields.hasVersion,
+            let lat = fields.lat, let lon = fields.lon, let tst = fields.tst
+        else { return nil }
+        return LocationFix(
+            lat: lat, lon: lon, tst: tst, acc: fields.acc, alt: fields.alt, vel: fields.vel, batt: fields.batt)
     }
 
     private struct Fields {
@@ -30,9 +49,11 @@ enum FlatFixScanner {
         var alt: Double?
         var vel: Double?
         var batt: Double?
+        var moved: Bool?
+        var lastMovedAt: Double?
     }
 
-    private enum Key { case type, v, lat, lon, tst, acc, alt, vel, batt, other }
+    private enum Key { case type, v, lat, lon, tst, acc, alt, vel, batt, moved, lastMovedAt, other }
 
     private struct Reader {
         let bytes: UnsafeRawBufferPointer
@@ -40,7 +61,7 @@ enum FlatFixScanner {
 
         init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-        mutating func readFix() -> LocationFix? {
+        mutating func readFields() -> Fields? {
             skipWhitespace()
             guard take(UInt8(ascii: "{")) else { return nil }
             var fields = Fields()
@@ -59,13 +80,7 @@ enum FlatFixScanner {
             }
             skipWhitespace()
             guard index == bytes.count else { return nil }
-            // Without `_type` our own format requires `v`; the full decoder words the errors.
-            guard fields.hasType ? fields.isLocation : fields.hasVersion,
-                let lat = fields.lat, let lon = fields.lon, let tst = fields.tst
-            else { return nil }
-            return LocationFix(
-                lat: lat, lon: lon, tst: tst, acc: fields.acc, alt: fields.alt,
-                vel: fields.vel, batt: fields.batt)
+            return fields
         }
 
         /// Reads the value of `key`; false means "not sure, ask the full decoder".
@@ -90,6 +105,15 @@ enum FlatFixScanner {
             case .alt: return store(&fields.alt)
             case .vel: return store(&fields.vel)
             case .batt: return store(&fields.batt)
+            case .lastMovedAt: return store(&fields.lastMovedAt)
+            case .moved:
+                guard fields.moved == nil else { return false }
+                if literal("true") {
+                    fields.moved = true
+                } else if literal("false") {
+                    fields.moved = false
+                }
+                return fields.moved != nil
             }
         }
 
@@ -119,6 +143,8 @@ enum FlatFixScanner {
                 return .other
             case 4 where name.elementsEqual("batt".utf8): return .batt
             case 5 where name.elementsEqual("_type".utf8): return .type
+            case 5 where name.elementsEqual("moved".utf8): return .moved
+            case 11 where name.elementsEqual("lastMovedAt".utf8): return .lastMovedAt
             default: return .other
             }
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The last accepted fix with the movement verdict (`{w}/position`, retained).
 /// Encoded flat: the fix's own fields plus `moved` and `lastMovedAt`, so a position can
 /// also be read as a fix.
@@ -21,6 +23,15 @@ public struct PositionUpdate: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         moved = try container.decode(Bool.self, forKey: .moved)
         lastMovedAt = try container.decode(EpochSeconds.self, forKey: .lastMovedAt)
+    }
+
+    /// Decodes a retained position: location-ingest's own encoding in one pass over its bytes
+    /// (``FlatFixScanner``; the watchdog reads one per fix, and Foundation's decoder was a tenth of
+    /// its CPU at walking pace), anything else by the full decoder, whose rules and errors stand.
+    public static func decode(_ data: Data, maxBytes: Int = SafeWalkJSON.defaultMaxBytes) throws(PayloadError) -> Self {
+        try PayloadError.checkSize(data, maxBytes: maxBytes)
+        if let update = data.withUnsafeBytes(FlatFixScanner.scanPosition) { return update }
+        return try SafeWalkJSON.decode(Self.self, from: data, maxBytes: maxBytes)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -97,7 +97,7 @@ final class CircleOwner {
             try await escalated(escalation, walker: walker)
         case .position:
             guard graph.needsPosition(of: walker),
-                let update = try? SafeWalkJSON.decode(PositionUpdate.self, from: message.payload)
+                let update = try? PositionUpdate.decode(message.payload)
             else { return }
             try await moved(walker, to: SharedPosition(update.fix))
         case .status:

@@ -75,7 +75,7 @@ extension LivePages {
             return .plan(walker, status.walk)
         default:
             guard !payload.isEmpty else { return .position(walker, nil) }
-            let position = try SafeWalkJSON.decode(PositionUpdate.self, from: payload, maxBytes: maxPositionBytes)
+            let position = try PositionUpdate.decode(payload, maxBytes: maxPositionBytes)
             let fix = position.fix
             guard fix.lat.isFinite, fix.lon.isFinite, (-90...90).contains(fix.lat), (-180...180).contains(fix.lon),
                 fix.tst.isFinite, fix.acc.map({ $0.isFinite && $0 >= 0 }) ?? true
