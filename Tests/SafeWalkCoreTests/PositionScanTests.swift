@@ -59,6 +59,38 @@ import Testing
         }
     }
 
+    /// location-ingest writes positions with ``JSONObjectWriter``: what the shared encoder writes,
+    /// optionals and all, and read back the same by both paths.
+    @Test(arguments: [
+        0, -0.0, 1_700_000_000.25, 30.2849, -97.7341, 1e-7, 123_456_789.123_456, 9_007_199_254_740_993, 1e300,
+    ])
+    func writesWhatTheSharedEncoderWrites(number: Double) throws {
+        let updates = [
+            PositionUpdate(
+                fix: LocationFix(lat: number, lon: number, tst: number, acc: nil), moved: false, lastMovedAt: number),
+            PositionUpdate(
+                fix: LocationFix(lat: 1, lon: number, tst: 3, acc: number, alt: number, vel: number, batt: number),
+                moved: true, lastMovedAt: 2),
+            Self.written,
+        ]
+        for update in updates {
+            let fast = try update.jsonPayload()
+            // Byte for byte but where a reader cannot tell: the writer gives -0 as `0` and an
+            // integral number from 2^53 on in exponent form.
+            if number.sign == .plus, number < 9_007_199_254_740_992 {
+                #expect(fast == (try SafeWalkJSON.encode(update)), "\(String(decoding: fast, as: UTF8.self))")
+            }
+            #expect(try PositionUpdate.decode(fast) == update)
+            #expect(try SafeWalkJSON.decode(PositionUpdate.self, from: fast) == update)
+        }
+    }
+
+    @Test func aNonFiniteNumberIsAnErrorAsWithTheSharedEncoder() {
+        let update = PositionUpdate(fix: LocationFix(lat: .nan, lon: 0, tst: 1, acc: nil), moved: false, lastMovedAt: 1)
+        #expect(throws: JSONObjectWriter.NonFiniteNumber.self) { try update.jsonPayload() }
+        #expect(throws: (any Error).self) { try SafeWalkJSON.encode(update) }
+    }
+
     @Test func refusesAnOversizedPayloadBeforeReadingIt() {
         let data = Data(#"{"v":1,"lat":1,"lon":2,"tst":3,"moved":true,"lastMovedAt":3}"#.utf8)
         #expect(throws: PayloadError.self) { try PositionUpdate.decode(data, maxBytes: 10) }

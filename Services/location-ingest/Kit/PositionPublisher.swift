@@ -31,12 +31,11 @@ struct PositionPublisher: Sendable {
     /// All concurrently: awaiting each PUBACK in turn would cap ingest at one round trip per walker.
     func publish(_ positions: [WalkerID: PositionUpdate]) async {
         guard !positions.isEmpty else { return }
-        let encoder = SafeWalkJSON.encoder()
         let published = await withTaskGroup(of: Bool.self) { group in
             for (walker, update) in positions {
                 let payload: Data
                 do {
-                    payload = try encoder.encode(update)
+                    payload = try update.jsonPayload()
                 } catch {
                     // Skips this walker's position this round; the next fix publishes it.
                     SwallowedErrors.record(

@@ -34,6 +34,25 @@ public struct PositionUpdate: Codable, Hashable, Sendable {
         return try SafeWalkJSON.decode(Self.self, from: data, maxBytes: maxBytes)
     }
 
+    /// This update's payload, as ``SafeWalkJSON/encode(_:)`` writes it (sorted keys, optionals
+    /// left out; see ``JSONObjectWriter`` for where the bytes may differ and a reader cannot
+    /// tell), without Foundation's encoder: location-ingest writes one per fix, and `JSONEncoder`
+    /// was most of its cost of publishing them (PositionScanTests compares the two).
+    public func jsonPayload() throws -> Data {
+        var w = JSONObjectWriter()
+        if let acc = fix.acc { try w.number("acc", acc) }
+        if let alt = fix.alt { try w.number("alt", alt) }
+        if let batt = fix.batt { try w.number("batt", batt) }
+        try w.number("lastMovedAt", lastMovedAt)
+        try w.number("lat", fix.lat)
+        try w.number("lon", fix.lon)
+        w.bool("moved", moved)
+        try w.number("tst", fix.tst)
+        w.integer("v", SchemaVersion.current)
+        if let vel = fix.vel { try w.number("vel", vel) }
+        return w.data()
+    }
+
     public func encode(to encoder: any Encoder) throws {
         try fix.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
