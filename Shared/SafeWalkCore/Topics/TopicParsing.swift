@@ -46,6 +46,10 @@ extension Topic {
 
     private static func parseUnpartitioned(_ rest: [String]) -> Topic? {
         guard rest.count >= 2, let last = rest.last else { return nil }
+        // Every topic not under a walker's id begins with one of ``Kind/serviceLevels``, and each
+        // of those with `_` (WalkerIDTests): any other topic is a walker's or none, and the usual
+        // message (a walker's) skips the three lookups below.
+        if rest[0].utf8.first != UInt8(ascii: "_") { return walkerTopic(rest) }
         if let kind = Kind(.system, path: rest.joined(separator: "/")) { return Topic(system: kind) }
         let head = rest.dropLast().joined(separator: "/")
         if let kind = Kind(.service, path: head) {
@@ -54,8 +58,12 @@ extension Topic {
         if let kind = Kind(.servicesAboutWalker, path: head) {
             return WalkerID(validating: last).flatMap { Topic(kind, walker: $0) }
         }
+        return walkerTopic(rest)
+    }
+
+    private static func walkerTopic(_ rest: [String]) -> Topic? {
         guard let walker = WalkerID(validating: rest[0]),
-            let kind = Kind(.walker, path: rest.dropFirst().joined(separator: "/"))
+            let kind = Kind(.walker, path: rest.count == 2 ? rest[1] : rest.dropFirst().joined(separator: "/"))
         else { return nil }
         return Topic(kind, walker: walker)
     }
