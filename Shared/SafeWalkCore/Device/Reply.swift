@@ -1,3 +1,5 @@
+import Foundation
+
 /// The walker's answer on `{w}/reply`. Any reply answers a pending check-in; the text is
 /// also looked up in the ``QuickReply`` catalogue whether or not `quickReply` is set, so a
 /// typed "I need help 🚨" is never treated as chit-chat.
@@ -30,6 +32,17 @@ public struct CheckInPrompt: Codable, Hashable, Sendable {
         self.at = at
         self.replyBy = replyBy
     }
+
+    /// This prompt's payload, as ``SafeWalkJSON/encode(_:)`` writes it, without Foundation's
+    /// encoder (``JSONObjectWriter``): the watchdog writes one per check-in of every walker.
+    public func jsonPayload() throws -> Data {
+        var w = JSONObjectWriter()
+        try w.number("at", at)
+        w.string("id", id)
+        try w.number("replyBy", replyBy)
+        w.integer("v", SchemaVersion.current)
+        return w.data()
+    }
 }
 
 /// A companion message to the device (`{w}/chat`). `isUser` is always false on this topic;
@@ -46,5 +59,17 @@ public struct ChatMessage: Codable, Hashable, Sendable {
         self.text = text
         self.isUser = isUser
         self.tst = tst
+    }
+
+    /// This message's payload, as ``SafeWalkJSON/encode(_:)`` writes it, without Foundation's
+    /// encoder (``JSONObjectWriter``): companion-chat writes one for every prompt and reply.
+    public func jsonPayload() throws -> Data {
+        var w = JSONObjectWriter()
+        w.string("id", id)
+        w.bool("isUser", isUser)
+        w.string("text", text)
+        try w.number("tst", tst)
+        w.integer("v", SchemaVersion.current)
+        return w.data()
     }
 }

@@ -139,7 +139,7 @@ public struct CompanionChatService: Service {
     private func publish(_ text: String, kind: ChatMessageKind, to walker: WalkerID) async {
         let message = ChatMessage(id: UUID().uuidString, text: text, tst: now())
         do {
-            let payload = try SafeWalkJSON.encode(message)
+            let payload = try message.jsonPayload()
             try await bus.publish(Topic.chat(walker).name(prefix: prefix), payload: payload, qos: .atLeastOnce)
             stats.sent(kind)
             logger.debug("chat message sent", metadata: ["walker": "\(walker)", "kind": "\(kind.rawValue)"])
