@@ -44,12 +44,12 @@ port3=$(smoke_free_port "$port1" "$port2")
 web_port=$(smoke_free_port "$port1" "$port2" "$port3")
 pw() { smoke_password; }
 # Routed by the nodes' mappings (WalkerPartition, pinned in WalkerPartitionTests): alice to
-# partition 1, bob and carol to partition 0. A walker's password as web wants it: a character
-# that is neither a letter nor a digit.
-alice=(-u alice -P "$(pw)-a")
-bob=(-u bob -P "$(pw)-b")
-carol=(-u carol -P "$(pw)-c")
-dave=(-u dave -P "$(pw)-d")
+# partition 1, bob and carol to partition 0. A walker's password as web wants it: a digit and a
+# character that is neither a letter nor a digit (random base64 alone may lack the digit).
+alice=(-u alice -P "$(pw)-a1")
+bob=(-u bob -P "$(pw)-b2")
+carol=(-u carol -P "$(pw)-c3")
+dave=(-u dave -P "$(pw)-d4")
 operator_password=$(pw)
 # A test CA and a certificate naming the three nodes (the services check it) and localhost (the
 # phones here).
