@@ -53,14 +53,10 @@ public struct Identifier<Kind: IdentifierKind>: Hashable, Comparable, Sendable, 
         if raw.utf8.first == UInt8(ascii: "_"), Kind.reserved.contains(raw) { throw .reserved(raw) }
     }
 
+    /// ``isAllowed(_:)`` for every byte: every allowed character is ASCII, so a byte that is not
+    /// (part of a multi-byte character) is refused as its Latin-1 scalar is.
     private static func allBytesAllowed(_ raw: String) -> Bool {
-        for byte in raw.utf8 {
-            switch byte {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: continue  // 0-9 A-Z a-z
-            case 0x2D, 0x5F: continue  // - _
-            default: return false
-            }
-        }
+        for byte in raw.utf8 where !isAllowed(Unicode.Scalar(byte)) { return false }
         return true
     }
 

@@ -19,10 +19,6 @@ extension Topic {
         return nil
     }
 
-    /// `{path}`, `{path}/{service}`, `{path}/{w}` or `{w}/{path}`. A walker id can never be a
-    /// service, system or service-only level (``Kind/serviceLevels``), no system path ends where
-    /// a service path does, and no service path is a service-only walker path, so no two readings
-    /// both succeed.
     /// The levels of an MQTT topic: split at every byte `/`, as the broker splits them. Every
     /// message a service reads is parsed, and splitting by `Character` walked the topic's
     /// grapheme clusters (a tenth of contacts-store's CPU at walking pace, perf). The two agree
@@ -34,6 +30,10 @@ extension Topic {
         }
     }
 
+    /// `{path}`, `{path}/{service}`, `{path}/{w}` or `{w}/{path}`. A walker id can never be a
+    /// service, system or service-only level (``Kind/serviceLevels``), no system path ends where
+    /// a service path does, and no service path is a service-only walker path, so no two readings
+    /// both succeed.
     private static func parseUnderPrefix(_ rest: [String]) -> Topic? {
         if let topic = parseUnpartitioned(rest) { return topic }
         // A partitioned input as the engine routed it, or one instance's status: its partition
