@@ -91,9 +91,13 @@ import WatchdogKit
         #expect(try await prompts.first(2).count == 2)
         h.clock.advance(to: 1_300)
         #expect(try await escalations.first(2).allSatisfy { (try? $0.decoded(EscalationEvent.self).duress) == false })
+        // What a device reads, topic by topic: each topic's order is the contract's, but prompts
+        // and statuses go out on separate lanes (OutboxPublisher), so their interleaving is the
+        // scheduler's and carries nothing about how the incident ended.
         func view(_ walker: String) -> [String] {
-            h.bus.published.dropFirst(before)
+            let published = h.bus.published.dropFirst(before)
                 .filter { $0.topic.hasPrefix("safewalk/\(walker)/") }
+            return Set(published.map(\.topic)).sorted().flatMap { topic in published.filter { $0.topic == topic } }
                 .filter { !$0.topic.hasSuffix("/escalation") && !$0.topic.hasSuffix("/action") }
                 .map {
                     "\($0.topic.dropFirst("safewalk/\(walker)/".count)) \(String(decoding: $0.payload, as: UTF8.self))"
