@@ -3,6 +3,8 @@ import Logging
 import Metrics
 import SafeWalkCore
 import SafeWalkMQTT
+import SafeWalkService
+import Synchronization
 
 /// Publishes committed outbox rows at QoS 1 and marks them sent only after the broker's PUBACK.
 ///
@@ -14,7 +16,8 @@ import SafeWalkMQTT
 /// out one after the other (``RetainedRounds``), so they never overtake each other and the close
 /// of an incident always precedes the next incident. While the broker is away the publishes wait
 /// inside the MQTT client and go out on reconnect; rows not acknowledged by shutdown stay in
-/// SQLite for the next start.
+/// SQLite for the next start. Acknowledged rows are marked sent in groups, up to `sentMarkDelay`
+/// after their PUBACK (``SentMarks``), and every waiting mark is written at shutdown.
 public final class OutboxPublisher: Sendable {
     /// Called after each PUBACK, with the clock's time (benchmarks measure lateness with it).
     public typealias Observer = @Sendable (OutboxRow, EpochSeconds) -> Void
@@ -25,6 +28,9 @@ public final class OutboxPublisher: Sendable {
     private let logger: Logger
     private let observer: Observer?
     private let statusConcurrency: Int
+    private let sentMarkDelay: Double
+    /// Acknowledged rows whose sent mark waits (for tests).
+    private let waitingMarks = Mutex(0)
     let queue = WorkQueue<OutboxRow>()
     private let retained = WorkQueue<OutboxRow>()
     private let acknowledged = WorkQueue<OutboxRow>()
@@ -33,13 +39,14 @@ public final class OutboxPublisher: Sendable {
 
     public init(
         bus: any MessageBus, store: WatchStore, clock: any WatchClock, logger: Logger,
-        statusConcurrency: Int = 64, observer: Observer? = nil
+        statusConcurrency: Int = 64, sentMarkDelay: Double = 0, observer: Observer? = nil
     ) {
         self.bus = bus
         self.store = store
         self.clock = clock
         self.logger = logger
         self.statusConcurrency = max(1, statusConcurrency)
+        self.sentMarkDelay = sentMarkDelay
         self.observer = observer
     }
 
@@ -81,14 +88,32 @@ public final class OutboxPublisher: Sendable {
         }
     }
 
+    /// Acknowledged rows whose sent mark is still waiting (for tests).
+    var sentMarksWaiting: Int { waitingMarks.withLock { $0 } }
+
     private func markSentLoop() async {
+        let alarm = DeadlineAlarm(clock: clock) { [acknowledged] in acknowledged.poke() }
+        defer { alarm.cancel() }
+        var marks = SentMarks(delay: sentMarkDelay)
         while let rows = await acknowledged.next() {
-            do {
-                try await store.markSent(rows.filter { $0.seq >= 0 }, at: clock.now())
-            } catch {
-                // At worst they are published again after a restart, with the same ids.
-                logger.error("could not mark outbox rows sent", metadata: ["error": "\(error)"])
-            }
+            let now = clock.now()
+            marks.acknowledged(rows, at: now)
+            let due = marks.takeDue(now: now)
+            waitingMarks.withLock { $0 = marks.pending.count }
+            await markSent(due, at: now)
+            alarm.arm(marks.dueAt)
+        }
+        let rest = marks.takeAll()
+        waitingMarks.withLock { $0 = 0 }
+        await markSent(rest, at: clock.now())
+    }
+
+    private func markSent(_ rows: [OutboxRow], at now: EpochSeconds) async {
+        do {
+            try await store.markSent(rows, at: now)
+        } catch {
+            // At worst they are published again after a restart, with the same ids.
+            logger.error("could not mark outbox rows sent", metadata: ["error": "\(error)"])
         }
     }
 

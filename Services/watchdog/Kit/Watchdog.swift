@@ -19,7 +19,8 @@ public enum Watchdog {
         let options = WatchdogService.Options(
             prefix: configuration.topicPrefix, thresholds: configuration.thresholds,
             maxPayloadBytes: settings.maxPayloadBytes, walkStallAfter: settings.walkStallAfter,
-            positionWriteDelay: settings.positionWriteDelay, receiptWait: settings.receiptWait,
+            positionWriteDelay: settings.positionWriteDelay, sentMarkDelay: settings.sentMarkDelay,
+            receiptWait: settings.receiptWait,
             brokerLink: settings.brokerCutAfter > 0 ? BrokerLink.Settings(cutAfter: settings.brokerCutAfter) : nil,
             partition: settings.partition)
         let service = WatchdogService(

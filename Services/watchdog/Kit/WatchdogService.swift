@@ -24,6 +24,9 @@ public final class WatchdogService: Service, Sendable {
         /// `SAFEWALK_POSITION_WRITE_DELAY`: see ``PositionWrites``. 0 (the default here, for
         /// tests that read SQLite after each message) writes every change at once.
         public var positionWriteDelay: Double
+        /// `SAFEWALK_OUTBOX_MARK_DELAY`: see ``SentMarks``. 0 (the default here, for tests that
+        /// read the outbox after each PUBACK) marks each batch of PUBACKs at once.
+        public var sentMarkDelay: Double
         /// `SAFEWALK_ESCALATION_RECEIPT_WAIT`: an escalation the notifier has not receipted this
         /// long after its PUBACK is published again (``EscalationReceipts``). nil (the default
         /// here, for tests and benchmarks without a notifier) waits for no receipt.
@@ -39,8 +42,8 @@ public final class WatchdogService: Service, Sendable {
         public init(
             prefix: String, thresholds: SafetyThresholds, maxPayloadBytes: Int = 16 * 1024,
             pinHasher: PINHasher = PINHasher(), walkStallAfter: Double = WatchMachine.defaultWalkStallAfter,
-            positionWriteDelay: Double = 0, receiptWait: Double? = nil, brokerLink: BrokerLink.Settings? = nil,
-            partition: WalkerPartition? = nil
+            positionWriteDelay: Double = 0, sentMarkDelay: Double = 0, receiptWait: Double? = nil,
+            brokerLink: BrokerLink.Settings? = nil, partition: WalkerPartition? = nil
         ) {
             self.prefix = prefix
             self.thresholds = thresholds
@@ -48,6 +51,7 @@ public final class WatchdogService: Service, Sendable {
             self.pinHasher = pinHasher
             self.walkStallAfter = walkStallAfter
             self.positionWriteDelay = positionWriteDelay
+            self.sentMarkDelay = sentMarkDelay
             self.receiptWait = receiptWait
             self.brokerLink = brokerLink
             self.partition = partition
@@ -94,7 +98,9 @@ public final class WatchdogService: Service, Sendable {
                 receipts.published(row, at: at)
             }
         }
-        publisher = OutboxPublisher(bus: bus, store: store, clock: clock, logger: logger, observer: acknowledged)
+        publisher = OutboxPublisher(
+            bus: bus, store: store, clock: clock, logger: logger, sentMarkDelay: options.sentMarkDelay,
+            observer: acknowledged)
     }
 
     /// The input topics: every walker's position, reply, action and presence (only the walkers

@@ -14,6 +14,11 @@ public struct WatchdogSettings: Sendable {
     /// long a change that only a fix made may wait before it is written (``PositionWrites``),
     /// at most a quarter of `SAFEWALK_NO_MOVEMENT_AFTER`.
     public var positionWriteDelay: Double
+    /// `SAFEWALK_OUTBOX_MARK_DELAY` (seconds, default 1; 0 marks every batch at once): how long
+    /// the broker's acknowledgement of a prompt, status, answer or incident state may wait before
+    /// its outbox row is marked sent, many in one transaction (``SentMarks``). An escalation's
+    /// mark never waits. A crash in between publishes those rows again, with the same ids.
+    public var sentMarkDelay: Double
     /// `SAFEWALK_ESCALATION_RECEIPT_WAIT` (seconds, default 5): an escalation the notifier has
     /// not receipted this long after the broker acknowledged it is published again, then after
     /// twice as long each time up to 120 s (``EscalationReceipts``).
@@ -30,12 +35,14 @@ public struct WatchdogSettings: Sendable {
     public init(
         maxPayloadBytes: Int = 16 * 1024, databaseFile: String = "watchdog.sqlite",
         walkStallAfter: Double = WatchMachine.defaultWalkStallAfter, positionWriteDelay: Double = 10,
-        receiptWait: Double = 5, brokerCutAfter: Double = 5, partition: WalkerPartition? = nil
+        sentMarkDelay: Double = 1, receiptWait: Double = 5, brokerCutAfter: Double = 5,
+        partition: WalkerPartition? = nil
     ) {
         self.maxPayloadBytes = maxPayloadBytes
         self.databaseFile = databaseFile
         self.walkStallAfter = walkStallAfter
         self.positionWriteDelay = positionWriteDelay
+        self.sentMarkDelay = sentMarkDelay
         self.receiptWait = receiptWait
         self.brokerCutAfter = brokerCutAfter
         self.partition = partition
@@ -49,6 +56,7 @@ public struct WatchdogSettings: Sendable {
             databaseFile: env.string("SAFEWALK_WATCHDOG_DB_FILE", default: "watchdog.sqlite"),
             walkStallAfter: try env.seconds("SAFEWALK_WALK_STALL_AFTER", default: WatchMachine.defaultWalkStallAfter),
             positionWriteDelay: try env.secondsOrZero("SAFEWALK_POSITION_WRITE_DELAY", default: 10),
+            sentMarkDelay: try env.secondsOrZero("SAFEWALK_OUTBOX_MARK_DELAY", default: 1),
             receiptWait: try env.seconds("SAFEWALK_ESCALATION_RECEIPT_WAIT", default: 5),
             brokerCutAfter: try env.secondsOrZero("SAFEWALK_BROKER_CUT_AFTER", default: 5),
             partition: partition)
