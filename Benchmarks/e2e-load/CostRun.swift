@@ -31,11 +31,13 @@ enum CostRun {
         var afterMix: Reading
         var fixes: Int
         var texts: Int
+        var withFloor: Bool
     }
 
     static let processes = ["mosquitto"] + Cluster.services.map(\.rawValue)
 
-    static func execute(plan: LoadPlan, idle: Double, logger: Logger) async throws -> Result {
+    /// `floor`: also run ``BareSubscribers`` (which adds their deliveries to the broker's count).
+    static func execute(plan: LoadPlan, idle: Double, floor: Bool = false, logger: Logger) async throws -> Result {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("safewalk-cost-\(UUID().uuidString.prefix(8))")
         let counter = try InstructionCounter(directory: directory)
@@ -55,10 +57,17 @@ enum CostRun {
             observer.snapshot.contactResults >= plan.walkers * plan.contacts
         }
         await observer.shutdown()
+        let floors = floor ? try BareSubscribers(counter: counter, port: port, directory: directory) : nil
+        if let floors {
+            try await eventually("the bare Swift subscriber subscribed", within: 60) {
+                floors.children[1].output.contains("subscribed")
+            }
+        }
+        let names = processes + (floor ? BareSubscribers.names : [])
 
-        let rest = try await read(counter, port: port, logger: logger)
+        let rest = try await read(counter, names, port: port, logger: logger)
         try await Task.sleep(for: .seconds(idle))
-        let afterIdle = try await read(counter, port: port, logger: logger)
+        let afterIdle = try await read(counter, names, port: port, logger: logger)
         say("mix: \(plan.walkers) walkers, \(plan.silent) go silent; " + plan.thresholds.description)
         let t0 = epochNow() + 1
         let w0 = t0 + plan.ramp
@@ -67,20 +76,25 @@ enum CostRun {
         try await eventually("every silent walker's contacts texted and every fix stored", within: plan.drain) {
             try await delivered(plan, cluster: cluster, fixes: fleet.ackedTotal)
         }
-        let afterMix = try await read(counter, port: port, logger: logger)
+        let afterMix = try await read(counter, names, port: port, logger: logger)
+        await floors?.stop()
         let texts = try await cluster.gateway.stats().accepted.values.reduce(0, +)
         let fixes = fleet.ackedTotal
         await fleet.shutdown()
         await cluster.shutdown(keep: false)
-        return Result(plan: plan, rest: rest, afterIdle: afterIdle, afterMix: afterMix, fixes: fixes, texts: texts)
+        return Result(
+            plan: plan, rest: rest, afterIdle: afterIdle, afterMix: afterMix, fixes: fixes, texts: texts,
+            withFloor: floor)
     }
 
     /// Counts once the stack has rested 3 s: the plugin rewrites its files every 100 ms, the
     /// broker its `$SYS` counters every 2 s.
-    static func read(_ counter: InstructionCounter, port: Int, logger: Logger) async throws -> Reading {
+    static func read(_ counter: InstructionCounter, _ names: [String], port: Int, logger: Logger) async throws
+        -> Reading
+    {
         try await Task.sleep(for: .seconds(3))
         var instructions: [String: Int] = [:]
-        for name in processes {
+        for name in names {
             guard let count = counter.instructions(name) else { throw BenchError.failed("no count from \(name)") }
             instructions[name] = count
         }
@@ -133,13 +147,17 @@ extension CostRun.Result {
             "| process | instructions per fix | × broker | of which at rest |",
             "|---|---|---|---|",
         ]
-        for name in CostRun.processes {
-            lines.append(
-                "| \(name) | " + f("%.0f | %.2f | %.0f |", perFix(name), perFix(name) / broker, idlePerFix(name)))
+        func line(_ label: String, _ name: String) -> String {
+            "| \(label) | " + f("%.0f | %.2f | %.0f |", perFix(name), perFix(name) / broker, idlePerFix(name))
         }
+        for name in ["mosquitto"] + Cluster.services.map(\.rawValue) { lines.append(line(name, name)) }
         let services = Cluster.services.map { perFix($0.rawValue) }.reduce(0, +)
         let servicesIdle = Cluster.services.map { idlePerFix($0.rawValue) }.reduce(0, +)
         lines.append("| five services | " + f("%.0f | %.2f | %.0f |", services, services / broker, servicesIdle))
+        guard withFloor else { return lines.joined(separator: "\n") }
+        // The floor (BareSubscribers): the watchdog's inputs received and dropped.
+        lines.append(line("floor: mosquitto_sub (C) of the watchdog's inputs", "bare-c"))
+        lines.append(line("floor: SafeWalkMQTT subscriber of the watchdog's inputs", "bare-swift"))
         return lines.joined(separator: "\n")
     }
 }

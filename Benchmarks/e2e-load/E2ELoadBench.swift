@@ -20,7 +20,7 @@ struct E2ELoadBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "e2e-load-bench",
         abstract: "Simulated walkers through a real Mosquitto, the five services and the fake SMS gateway.",
-        subcommands: [Run.self, Sweep.self, Faults.Command.self, Cost.self],
+        subcommands: [Run.self, Sweep.self, Faults.Command.self, Cost.self, Subscribe.self],
         defaultSubcommand: Run.self)
 }
 
@@ -181,6 +181,12 @@ extension Faults {
         @Option(help: "Simulated walkers (default 300 with --quick, else 600).") var walkers: Int?
         @Option(help: "Walkers who go silent (default: a third).") var silent: Int?
         @Option(help: "MQTT connections the simulated phones share.") var connections = 4
+        @Flag(
+            help: """
+                Also count two bare subscribers of the watchdog's inputs (mosquitto_sub and SafeWalkMQTT's \
+                client), the floor under a service's cost; the broker then also delivers to them.
+                """)
+        var floor = false
         @Option(help: "Seconds after the window for due deliveries to arrive.") var drain: Double = 120
 
         func validate() throws {
@@ -252,6 +258,12 @@ extension E2ELoadBench {
         @Option(help: "SAFEWALK_NO_REPLY_AFTER (s), counted from the last answer; above --check-in.")
         var noReply: Double = 30
         @Option(help: "MQTT connections the simulated phones share.") var connections = 4
+        @Flag(
+            help: """
+                Also count two bare subscribers of the watchdog's inputs (mosquitto_sub and SafeWalkMQTT's \
+                client), the floor under a service's cost; the broker then also delivers to them.
+                """)
+        var floor = false
 
         var plan: LoadPlan {
             let thresholds = Thresholds(checkIn: checkIn, noReply: noReply, noMovement: 3_600)
@@ -265,7 +277,7 @@ extension E2ELoadBench {
             Cleanup.install()
             var logger = Logger(label: "e2e-load")
             logger.logLevel = .error
-            let result = try await CostRun.execute(plan: plan, idle: idle, logger: logger)
+            let result = try await CostRun.execute(plan: plan, idle: idle, floor: floor, logger: logger)
             print(result.report)
         }
     }
