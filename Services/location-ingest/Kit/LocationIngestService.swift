@@ -113,7 +113,7 @@ public struct LocationIngestService: Service {
                 await withDiscardingTaskGroup { consumers in
                     for subscription in subscriptions {
                         consumers.addTask {
-                            for await batch in subscription.batches.cancelOnGracefulShutdown() {
+                            await subscription.forEachBatchUntilShutdown { batch in
                                 let next = ContinuousClock.now + Self.decideInterval
                                 writes.offer([await decide(batch)])
                                 // What arrives meanwhile waits in the subscription's buffer and

@@ -53,9 +53,7 @@ public struct CompanionChatService: Service {
             group.addTask {
                 await withDiscardingTaskGroup { forwarders in
                     for subscription in subscriptions {
-                        forwarders.addTask {
-                            for await message in subscription.cancelOnGracefulShutdown() { sink.yield(message) }
-                        }
+                        forwarders.addTask { await subscription.forEachUntilShutdown { sink.yield($0) } }
                     }
                 }
                 sink.finish()

@@ -1,4 +1,5 @@
 import SafeWalkMQTT
+import SafeWalkService
 import ServiceLifecycle
 
 extension Sequence where Element == MQTTSubscription {
@@ -7,9 +8,7 @@ extension Sequence where Element == MQTTSubscription {
     func receiveUntilShutdown(_ receive: @escaping @Sendable (MQTTMessage) async -> Void) async {
         await withDiscardingTaskGroup { group in
             for subscription in self {
-                group.addTask {
-                    for await message in subscription.cancelOnGracefulShutdown() { await receive(message) }
-                }
+                group.addTask { await subscription.forEachUntilShutdown(receive) }
             }
         }
     }
