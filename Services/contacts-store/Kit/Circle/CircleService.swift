@@ -67,9 +67,9 @@ public struct CircleService: Service {
         try await withThrowingDiscardingTaskGroup { group in
             for subscription in subscriptions {
                 group.addTask { [enqueue, interest, prefix] in
-                    // Checked again: messages that arrived before `admitOnly` was set.
-                    for await message in subscription.cancelOnGracefulShutdown()
-                    where Self.worthReading(message.topic, prefix: prefix, interest: interest) {
+                    await subscription.forEachUntilShutdown { message in
+                        // Checked again: messages that arrived before `admitOnly` was set.
+                        guard Self.worthReading(message.topic, prefix: prefix, interest: interest) else { return }
                         enqueue.yield(.message(message))
                     }
                     enqueue.finish()
