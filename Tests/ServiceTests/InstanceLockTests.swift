@@ -25,7 +25,7 @@ import Testing
 
     /// Asked again until it succeeds, within seconds: while another test of this process spawns a
     /// child, the child holds a copy of every descriptor, this lock's too, until its `exec` closes
-    /// them (`O_CLOEXEC`), and a `flock` lock lasts as long as any copy (a failed CI run met that
+    /// them (`O_CLOEXEC`), and a `flock` lock lasts as long as any copy (a full test run here met that
     /// window). A lock never let go still fails the test.
     @Test func theLockIsFreeOnceItsHolderLetsGo() async throws {
         let path = try temporaryLockPath()
