@@ -32,10 +32,12 @@ actor NATSNodes {
         network = isolated ? try NodeNetwork(nodes: Self.count) : nil
         let hosts = network?.hosts ?? Array(repeating: "127.0.0.1", count: Self.count)
         self.hosts = hosts
-        let mqttPorts = try (0..<Self.count).map { _ in try Loopback.freePort() }
+        // Nine listeners in all: each port different from every other.
+        let ports = try Loopback.freePorts(3 * Self.count)
+        let mqttPorts = Array(ports[0..<Self.count])
         mqtt = (0..<Self.count).map { MQTTNode(host: hosts[$0], port: mqttPorts[$0]) }
-        clientPorts = try (0..<Self.count).map { _ in try Loopback.freePort() }
-        routePorts = try (0..<Self.count).map { _ in try Loopback.freePort() }
+        clientPorts = Array(ports[Self.count..<2 * Self.count])
+        routePorts = Array(ports[2 * Self.count..<3 * Self.count])
         for node in 0..<Self.count {
             try config(node).write(to: configFile(node), atomically: true, encoding: .utf8)
             try start(node)

@@ -17,6 +17,18 @@ public enum Loopback {
         throw HarnessError.system("no free port in 20000..<32000", EADDRINUSE)
     }
 
+    /// `count` free ports, all different. ``freePort()`` alone can return a port it returned a
+    /// moment ago, since nothing holds it yet: three NATS nodes once got the same port for one's
+    /// MQTT listener and another's routes, and the first to bind left the other dead.
+    public static func freePorts(_ count: Int) throws -> [Int] {
+        var ports: [Int] = []
+        while ports.count < count {
+            let port = try freePort()
+            if !ports.contains(port) { ports.append(port) }
+        }
+        return ports
+    }
+
     static func canBind(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
