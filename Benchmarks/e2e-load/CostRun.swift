@@ -31,7 +31,6 @@ enum CostRun {
         var afterMix: Reading
         var fixes: Int
         var texts: Int
-        var withFloor: Bool
     }
 
     static let processes = ["mosquitto"] + Cluster.services.map(\.rawValue)
@@ -82,9 +81,7 @@ enum CostRun {
         let fixes = fleet.ackedTotal
         await fleet.shutdown()
         await cluster.shutdown(keep: false)
-        return Result(
-            plan: plan, rest: rest, afterIdle: afterIdle, afterMix: afterMix, fixes: fixes, texts: texts,
-            withFloor: floor)
+        return Result(plan: plan, rest: rest, afterIdle: afterIdle, afterMix: afterMix, fixes: fixes, texts: texts)
     }
 
     /// Counts once the stack has rested 3 s: the plugin rewrites its files every 100 ms, the
@@ -117,6 +114,9 @@ enum CostRun {
 }
 
 extension CostRun.Result {
+    /// Whether the run counted ``BareSubscribers`` (`cost --floor`).
+    var withFloor: Bool { BareSubscribers.names.allSatisfy { afterMix.instructions[$0] != nil } }
+
     func perFix(_ name: String) -> Double {
         Double((afterMix.instructions[name] ?? 0) - (afterIdle.instructions[name] ?? 0)) / Double(fixes)
     }

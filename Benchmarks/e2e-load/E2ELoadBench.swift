@@ -181,12 +181,6 @@ extension Faults {
         @Option(help: "Simulated walkers (default 300 with --quick, else 600).") var walkers: Int?
         @Option(help: "Walkers who go silent (default: a third).") var silent: Int?
         @Option(help: "MQTT connections the simulated phones share.") var connections = 4
-        @Flag(
-            help: """
-                Also count two bare subscribers of the watchdog's inputs (mosquitto_sub and SafeWalkMQTT's \
-                client), the floor under a service's cost; the broker then also delivers to them.
-                """)
-        var floor = false
         @Option(help: "Seconds after the window for due deliveries to arrive.") var drain: Double = 120
 
         func validate() throws {
