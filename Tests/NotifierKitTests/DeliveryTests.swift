@@ -72,6 +72,47 @@ struct DeliveryTests {
         await harness.stop(); await gateway.shutdown()
     }
 
+    /// The gateway takes the text but answers after the client's timeout: to the notifier that
+    /// is a network error like any other, so it sends again, with the same `Idempotency-Key`.
+    func textAnsweredTooLate(gatewayHonoursKeys: Bool) async throws -> (DeliveryReceipt, FakeSMSGateway.Stats) {
+        let gateway = try await FakeTwilioGateway()
+        try await gateway.control(slow: ["+15125550101": 2], idempotent: gatewayHonoursKeys)
+        var configuration = gateway.configuration
+        configuration.timeout = 0.5
+        let harness = try await NotifierHarness.start(
+            contacts: [Fixtures.ana], clock: VirtualClock(autoAdvance: true),
+            settings: Self.settle.merging(["SAFEWALK_NOTIFY_BACKOFF": "1"]) { $1 },
+            channels: channels(configuration, device: false))
+        try await harness.publish(Fixtures.escalation())
+        let receipt = try #require(try await harness.nextReceipts(1).first)
+        let stats = try await gateway.stats()
+        await harness.stop(); await gateway.shutdown()
+        return (receipt, stats)
+    }
+
+    @Test func aTextTheGatewayTookButAnsweredTooLateForGoesOnceThroughAGatewayThatHonoursTheKey() async throws {
+        let (receipt, stats) = try await textAnsweredTooLate(gatewayHonoursKeys: true)
+        #expect(receipt.status == .sent)
+        // At least one retry; more if this machine is slow enough for a replay to time out too.
+        #expect(receipt.attempts >= 2)
+        #expect(stats.requests == ["+15125550101": receipt.attempts])
+        #expect(stats.accepted == ["+15125550101": 1])
+        #expect(stats.replayed == receipt.attempts - 1)
+        let key = DeliveryIdempotencyKey.key(escalationId: "esc-1", channel: "sms-http", target: "+15125550101")
+        #expect(stats.keys["+15125550101"] == Array(repeating: key, count: receipt.attempts))
+    }
+
+    /// Twilio's Messages API ignores the key: the contact gets the text twice. Sending again is
+    /// the rule (a text that may not have left is never given up on); docs/services/notifier.md
+    /// names this window.
+    @Test func aGatewayThatIgnoresTheKeyTextsAgainRatherThanRiskSilence() async throws {
+        let (receipt, stats) = try await textAnsweredTooLate(gatewayHonoursKeys: false)
+        #expect(receipt.status == .sent)
+        #expect(receipt.attempts >= 2)
+        #expect(stats.accepted == ["+15125550101": receipt.attempts])
+        #expect(stats.replayed == 0)
+    }
+
     @Test func gatewayDownGivesFailedReceiptsAfterTheLastAttemptWhileTheDeviceAlertWentOutAtOnce() async throws {
         let deadPort = try Loopback.freePort()  // nothing listens: connection refused
         let gateway = SMSGatewayConfiguration(

@@ -35,6 +35,26 @@ struct SMSGatewayConfigurationTests {
         #expect(headers == ["authorization": "Bearer k", "content-type": "text/plain"])
     }
 
+    @Test func theIdempotencyKeyIsOnePerDeliveryAndNamesNoNumber() {
+        let key = DeliveryIdempotencyKey.key(escalationId: "esc-1", channel: "sms-http", target: "+15125550101")
+        #expect(key == DeliveryIdempotencyKey.key(escalationId: "esc-1", channel: "sms-http", target: "+15125550101"))
+        let others = [
+            DeliveryIdempotencyKey.key(escalationId: "esc-2", channel: "sms-http", target: "+15125550101"),
+            DeliveryIdempotencyKey.key(escalationId: "esc-1", channel: "webhook", target: "+15125550101"),
+            DeliveryIdempotencyKey.key(escalationId: "esc-1", channel: "sms-http", target: "+15125550102"),
+            // The fields cannot run into each other: "esc-1" + "sms" is not "esc-1s" + "ms".
+            DeliveryIdempotencyKey.key(escalationId: "esc-1s", channel: "ms-http", target: "+15125550101"),
+        ]
+        #expect(Set(others + [key]).count == 5)
+        #expect(key.count == 64 && key.allSatisfy { $0.isHexDigit && !$0.isUppercase })
+        #expect(!key.contains("5550101"))
+
+        let config = SMSGatewayConfiguration(url: "http://gw/send")
+        #expect(
+            config.request(phone: "+15125550101", message: "m", idempotencyKey: key).headers["Idempotency-Key"] == key)
+        #expect(config.request(phone: "+15125550101", message: "m").headers["Idempotency-Key"] == nil)
+    }
+
     @Test func getGatewaysGetPlaceholdersInTheURLAndNoBody() {
         let config = SMSGatewayConfiguration(url: "http://gw/send?to={phone}&text={message}", method: "get")
         let request = config.request(phone: "+15125550101", message: "a b")

@@ -29,6 +29,10 @@ public final class FakeSMSGateway: Sendable {
         public var order: [String]
         /// Status callbacks made, in order, with the HTTP status the callback URL answered.
         public var callbacks: [Callback]?
+        /// The `Idempotency-Key` of each request per recipient number, in order (nil: none sent).
+        public var keys: [String: [String?]]
+        /// Requests answered with an earlier answer because their key had been seen (`idempotent`).
+        public var replayed: Int
         public struct Callback: Decodable, Sendable {
             public var url: String
             public var to: String
@@ -88,12 +92,18 @@ public final class FakeSMSGateway: Sendable {
     }
 
     /// `failNext` requests fail with `status`, and so does every request for the next `failFor`
-    /// seconds; numbers in `hold` hang until `release`.
+    /// seconds; numbers in `hold` hang until `release`. The next text to a number in `slow` is
+    /// accepted at once but answered that many seconds later. With `idempotent`, a request whose `Idempotency-Key`
+    /// was already accepted gets the first answer and sends nothing (as Telnyx and Sinch do; Twilio,
+    /// the default here, ignores the header).
     public func control(
         failNext: Int? = nil, failFor: Double? = nil, status: Int? = nil, hold: [String]? = nil,
-        release: Bool = false, undeliverable: [String]? = nil
+        release: Bool = false, undeliverable: [String]? = nil, slow: [String: Double]? = nil,
+        idempotent: Bool? = nil
     ) async throws {
         var command: [String: Any] = ["release": release]
+        if let slow { command["slow"] = slow }
+        if let idempotent { command["idempotent"] = idempotent }
         if let failNext { command["fail_next"] = failNext }
         if let failFor { command["fail_for"] = failFor }
         if let status { command["fail_status"] = status }

@@ -17,7 +17,7 @@ enum FakeSMSGatewayScript {
         release = threading.Event()
         state = {"fail_next": 0, "fail_status": 500, "fail_until": 0.0, "hold": [], "requests": {}, "accepted": {},
                  "bodies": {}, "times": {}, "held": 0, "hooks": [], "order": [], "undeliverable": [],
-                 "callbacks": []}
+                 "callbacks": [], "idempotent": False, "slow": {}, "answered": {}, "keys": {}, "replayed": 0}
 
         def twilio_signature(url, params):
             data = url + "".join(k + params[k] for k in sorted(params))
@@ -77,7 +77,7 @@ enum FakeSMSGatewayScript {
             def do_GET(self):
                 if self.path == "/_stats":
                     with lock:
-                        return self.reply(200, {k: state[k] for k in ("requests", "accepted", "bodies", "times", "held", "hooks", "order", "callbacks")})
+                        return self.reply(200, {k: state[k] for k in ("requests", "accepted", "bodies", "times", "held", "hooks", "order", "callbacks", "keys", "replayed")})
                 self.reply(*error(404, 20404, "The requested resource was not found"))
 
             def do_POST(self):
@@ -85,7 +85,7 @@ enum FakeSMSGatewayScript {
                 if self.path == "/_control":
                     command = json.loads(raw)
                     with lock:
-                        for key in ("fail_next", "fail_status", "hold", "undeliverable"):
+                        for key in ("fail_next", "fail_status", "hold", "undeliverable", "idempotent", "slow"):
                             if key in command:
                                 state[key] = command[key]
                         if "fail_for" in command:
@@ -117,15 +117,23 @@ enum FakeSMSGatewayScript {
                     return self.reply(*error(400, 21609, "Invalid Content-Type"))
                 form = urllib.parse.parse_qs(raw.decode(), keep_blank_values=True)
                 to, body = form.get("To", [""])[0], form.get("Body", [""])[0]
+                key = self.headers.get("Idempotency-Key")
                 with lock:
                     state["requests"][to] = state["requests"].get(to, 0) + 1
+                    state["keys"].setdefault(to, []).append(key)
+                    # Like Telnyx or Sinch when told to honour keys: a repeat gets the first answer and sends nothing.
+                    replay = state["answered"].get(key) if state["idempotent"] and key else None
+                    if replay:
+                        state["replayed"] += 1
                     state["order"].append(to)
-                    held = to in state["hold"]
-                    failing = state["fail_next"] > 0 or time.time() < state["fail_until"]
-                    if state["fail_next"] > 0:
+                    held = to in state["hold"] and not replay
+                    failing = not replay and (state["fail_next"] > 0 or time.time() < state["fail_until"])
+                    if failing and state["fail_next"] > 0:
                         state["fail_next"] -= 1
                     if held:
                         state["held"] += 1
+                if replay:
+                    return self.reply(*replay)
                 if held:
                     release.wait()
                     return self.reply(*error(503, 20503, "Service unavailable"))
@@ -140,13 +148,19 @@ enum FakeSMSGatewayScript {
                     state["bodies"].setdefault(to, []).append(body)
                     state["times"].setdefault(to, []).append(time.time())
                     n = sum(state["accepted"].values())
+                    answer = (201, {"sid": "SM%032d" % n, "account_sid": SID, "to": to, "from": form.get("From", [""])[0],
+                                    "body": body, "status": "queued", "num_segments": "1", "error_code": None,
+                                    "error_message": None, "api_version": "2010-04-01"})
+                    if key:
+                        state["answered"][key] = answer
+                    slow = state["slow"].pop(to, 0)  # once: the next text to that number
                 callback = form.get("StatusCallback", [""])[0]
                 if callback:
                     threading.Thread(target=call_back, daemon=True,
                                      args=(callback, "SM%032d" % n, to, form.get("From", [""])[0])).start()
-                self.reply(201, {"sid": "SM%032d" % n, "account_sid": SID, "to": to, "from": form.get("From", [""])[0],
-                                 "body": body, "status": "queued", "num_segments": "1", "error_code": None,
-                                 "error_message": None, "api_version": "2010-04-01"})
+                if slow:
+                    time.sleep(slow)  # taken, but answered late: the client may have given up
+                self.reply(*answer)
 
         ThreadingHTTPServer.daemon_threads = True
         ThreadingHTTPServer(("127.0.0.1", PORT), Handler).serve_forever()

@@ -63,12 +63,16 @@ public struct SMSRequest: Hashable, Sendable {
 
 extension SMSGatewayConfiguration {
     /// The request for one recipient. Placeholders are escaped for where they land:
-    /// percent-encoded in the URL and form bodies, JSON-escaped in JSON bodies.
-    public func request(phone: String, message: String, callback: String = "") -> SMSRequest {
+    /// percent-encoded in the URL and form bodies, JSON-escaped in JSON bodies. `idempotencyKey`
+    /// goes out as ``DeliveryIdempotencyKey/header`` (a configured header of that name replaces it).
+    public func request(
+        phone: String, message: String, callback: String = "", idempotencyKey: String? = nil
+    ) -> SMSRequest {
         let url = Self.fill(
             self.url, phone: PercentEncoding.encode(phone), message: PercentEncoding.encode(message),
             callback: PercentEncoding.encode(callback))
         var headers: [String: String] = [:]
+        if let idempotencyKey { headers[DeliveryIdempotencyKey.header] = idempotencyKey }
         var body: Data?
         if method != "GET" && method != "HEAD" {
             switch format {

@@ -7,6 +7,8 @@ import SafeWalkCore
 /// 2xx is sent. 408, 429, 5xx and network errors are transient (retried with backoff); any
 /// other status is permanent (a rejected number or bad credentials will not improve). The
 /// reason quotes the gateway's own error (Twilio's `code` and `message`), with the number masked.
+/// Every attempt at one recipient carries the same ``DeliveryIdempotencyKey``, so a gateway that
+/// honours it never sends a retried text twice.
 public struct SMSHTTPChannel: NotificationChannel {
     public let name = "sms-http"
     let configuration: SMSGatewayConfiguration
@@ -29,7 +31,8 @@ public struct SMSHTTPChannel: NotificationChannel {
         let ref = plan.recipients.first { $0.phone == phone }?.ref
         let rendered = configuration.request(
             phone: phone, message: SMSText.body(plan: plan, phone: phone, publicURL: publicURL),
-            callback: SMSText.callback(publicURL: publicURL, ref: ref))
+            callback: SMSText.callback(publicURL: publicURL, ref: ref),
+            idempotencyKey: DeliveryIdempotencyKey.key(escalationId: event.id, channel: name, target: target.key))
         var request = HTTPClientRequest(url: rendered.url)
         request.method = .init(rawValue: rendered.method)
         for (name, value) in rendered.headers.sorted(by: { $0.key < $1.key }) {

@@ -4,7 +4,8 @@ import SafeWalkCore
 
 /// `webhook`: POSTs the escalation and its plan as JSON, signed like GitHub's webhooks:
 /// `X-SafeWalk-Signature-256: sha256=<hex HMAC-SHA256 of the exact body, keyed with the secret>`.
-/// `X-SafeWalk-Escalation` carries the id, so the receiver can de-duplicate retries.
+/// `X-SafeWalk-Escalation` carries the id and `Idempotency-Key` the delivery's key
+/// (``DeliveryIdempotencyKey``), so the receiver can de-duplicate retries.
 /// Recipients' numbers are masked in the body and the group `sms:` link is left out: the
 /// receiver is told whom, not given the numbers.
 public struct WebhookChannel: NotificationChannel {
@@ -62,6 +63,9 @@ public struct WebhookChannel: NotificationChannel {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "X-SafeWalk-Escalation", value: event.id)
+        request.headers.add(
+            name: DeliveryIdempotencyKey.header,
+            value: DeliveryIdempotencyKey.key(escalationId: event.id, channel: name, target: target.key))
         request.headers.add(name: Self.signatureHeader, value: Self.signature(body: body, secret: secret))
         request.body = .bytes(Array(body))
         let status: Int
