@@ -46,8 +46,8 @@ extension MQTTClient {
             logger.error("broker refused the connection", metadata: ["reason": "\(refusal)"])
             let waiters = state.withLock { state in
                 state.refusal = refusal
-                defer { state.connectWaiters = [] }
-                return state.connectWaiters
+                defer { state.connectWaiters = [:] }
+                return Array(state.connectWaiters.values)
             }
             for waiter in waiters { waiter.resume(throwing: refusal) }
             return
@@ -73,8 +73,8 @@ extension MQTTClient {
                     failed.append((entry.waiter, error))
                 }
             }
-            defer { state.connectWaiters = [] }
-            return (state.connectWaiters, failed, state.node)
+            defer { state.connectWaiters = [:] }
+            return (Array(state.connectWaiters.values), failed, state.node)
         }
         configuration.observer?.didConnect(sessionPresent: sessionPresent)
         logger.info(

@@ -70,20 +70,33 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
         }
     }
 
-    /// Suspends until the client is connected (returns at once if it is).
+    /// Suspends until the client is connected (returns at once if it is). Cancelling the waiting
+    /// task ends the wait with `CancellationError` (the client goes on trying until
+    /// ``shutdown()``): a broker that never answers must not hold a caller that gave up on it.
     public func waitUntilConnected() async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let outcome: Result<Void, MQTTError>? = state.withLock { state in
-                if let refusal = state.refusal { return .failure(refusal) }
-                switch state.phase {
-                case .connected: return .success(())
-                case .closed, .idle: return .failure(.shutDown)
-                case .connecting:
-                    state.connectWaiters.append(continuation)
-                    return nil
+        let ticket = state.withLock { state in
+            defer { state.nextTicket += 1 }
+            return state.nextTicket
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome: Result<Void, any Error>? = state.withLock { state in
+                    if let refusal = state.refusal { return .failure(refusal) }
+                    switch state.phase {
+                    case .connected: return .success(())
+                    case .closed, .idle: return .failure(MQTTError.shutDown)
+                    case .connecting:
+                        // Checked under the lock: a cancellation that came before this line finds no
+                        // waiter to end, so it is seen here instead.
+                        if Task.isCancelled { return .failure(CancellationError()) }
+                        state.connectWaiters[ticket] = continuation
+                        return nil
+                    }
                 }
+                if let outcome { continuation.resume(with: outcome) }
             }
-            if let outcome { continuation.resume(with: outcome) }
+        } onCancel: {
+            state.withLock { $0.connectWaiters.removeValue(forKey: ticket) }?.resume(throwing: CancellationError())
         }
     }
 

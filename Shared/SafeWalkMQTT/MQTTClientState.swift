@@ -11,7 +11,8 @@ struct MQTTClientState {
     var phase: Phase = .idle
     /// Set once, under the lock, when the network thread starts (``MQTTClient/shutdown()`` joins it).
     var networkThreadStarted = false
-    var connectWaiters: [CheckedContinuation<Void, any Error>] = []
+    /// Callers of `waitUntilConnected`, by ticket (a cancelled one takes its own out).
+    var connectWaiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
     var refusal: MQTTError?
 
     /// QoS 1/2 publishes waiting for PUBACK/PUBCOMP, by message id.
@@ -50,10 +51,10 @@ struct MQTTClientState {
 
     /// Takes every waiter out, so they can be resumed outside the lock.
     mutating func drainAllWaiters() -> [CheckedContinuation<Void, any Error>] {
-        var all = connectWaiters + Array(publishWaiters.values) + offlinePublishes.map(\.waiter)
+        var all = Array(connectWaiters.values) + Array(publishWaiters.values) + offlinePublishes.map(\.waiter)
         offlinePublishes = []
         for waiters in subscribeWaiters.values { all += waiters }
-        connectWaiters = []
+        connectWaiters = [:]
         publishWaiters = [:]
         subscribeWaiters = [:]
         return all

@@ -73,6 +73,27 @@ struct NodeFailoverTests {
         await client.shutdown(); await up.shutdown()
     }
 
+    /// The node takes the connection and never answers it. Cancelled while the connect waits for
+    /// the CONNACK, and before it began to wait (the waiter must not be left behind).
+    @Test(arguments: [true, false])
+    func aConnectToANodeThatNeverAnswersEndsWhenItsTaskIsCancelled(whileWaiting: Bool) async throws {
+        let silent = try DroppingListener(dropping: false)
+        let client = try Self.client("patient", first: silent.port, then: [])
+        let attempt = Task { try await client.connect() }
+        if whileWaiting {
+            try await eventually("the connect waiting", within: 30) {
+                client.state.withLock { $0.connectWaiters.count } == 1
+            }
+        }
+        attempt.cancel()
+        let outcome = try await withTimeout(30, "the cancelled connect") { await attempt.result }
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        #expect(!client.isConnected)
+        #expect(client.state.withLock { $0.connectWaiters.isEmpty })
+        try await withTimeout(30, "shutdown") { await client.shutdown() }
+        _ = silent
+    }
+
     @Test func aShutdownWhileReconnectingEndsPromptly() async throws {
         let broker = try await MosquittoBroker.start()
         let client = try Self.client("quitter", first: broker.port, then: [try Loopback.freePort()])
@@ -113,12 +134,14 @@ struct MQTTNodeListTests {
 
 /// A listening socket whose accept queue is full, so the kernel drops every further SYN: what a
 /// node behind a network partition looks like to a client (the connect neither succeeds nor fails).
+/// With `dropping: false` the queue has room: connections are made, and nothing ever answers on
+/// them (a node that is up but not serving MQTT yet).
 final class DroppingListener {
     let port: Int
     private let listener: Int32
     private var queued: [Int32] = []
 
-    init() throws {
+    init(dropping: Bool = true) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var address = sockaddr_in()
@@ -128,7 +151,7 @@ final class DroppingListener {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && listen(listener, 0) == 0
+                bind(listener, pointer, length) == 0 && listen(listener, dropping ? 0 : 16) == 0
                     && getsockname(listener, pointer, &length) == 0
             }
         }
@@ -139,7 +162,7 @@ final class DroppingListener {
         port = Int(UInt16(bigEndian: address.sin_port))
         // Backlog 0 holds one finished handshake: one connection never accepted fills it (a
         // second blocked in connect for 134 s here, the kernel's own limit).
-        queued.append(try Loopback.connectedSocket(port: port))
+        if dropping { queued.append(try Loopback.connectedSocket(port: port)) }
     }
 
     deinit {
