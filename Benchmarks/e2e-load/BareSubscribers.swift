@@ -22,7 +22,10 @@ struct BareSubscribers {
         TopicFilter.partitionInput($0, partition: nil, prefix: "safewalk").rawValue
     }
 
-    let children: [ChildProcess]
+    let c: ChildProcess
+    /// Prints a line once subscribed, which the cost run waits for.
+    let swift: ChildProcess
+    var children: [ChildProcess] { [c, swift] }
 
     init(counter: InstructionCounter, port: Int, directory: URL) throws {
         let mosquittoSub = try Executables.find("mosquitto_sub", in: ["/usr/bin", "/usr/local/bin"]).path
@@ -38,11 +41,12 @@ struct BareSubscribers {
             ]
         let filterArguments = Self.filters.flatMap { ["-t", $0] }
         let swiftFilters = Self.filters.flatMap { ["--filter", $0] }
-        children = try [(c + filterArguments, "bare-c"), (swift + swiftFilters, "bare-swift")].map { command, name in
+        func launch(_ command: [String], _ name: String) throws -> ChildProcess {
             try ChildProcess(
-                command[0], Array(command.dropFirst()),
-                logFile: directory.appendingPathComponent("\(name).log"))
+                command[0], Array(command.dropFirst()), logFile: directory.appendingPathComponent("\(name).log"))
         }
+        self.c = try launch(c + filterArguments, "bare-c")
+        self.swift = try launch(swift + swiftFilters, "bare-swift")
     }
 
     func stop() async {

@@ -59,7 +59,7 @@ enum CostRun {
         let floors = floor ? try BareSubscribers(counter: counter, port: port, directory: directory) : nil
         if let floors {
             try await eventually("the bare Swift subscriber subscribed", within: 60) {
-                floors.children[1].output.contains("subscribed")
+                floors.swift.output.contains("subscribed")
             }
         }
         let names = processes + (floor ? BareSubscribers.names : [])
