@@ -49,8 +49,7 @@ final class PagesRun: Sendable {
     static func start(incidents: Int) async throws -> PagesRun {
         let broker = try await SecuredBroker.start(
             users: Dictionary(uniqueKeysWithValues: services.map { ($0, password($0)) }))
-        var port = try Loopback.freePort()
-        while port == broker.port { port = try Loopback.freePort() }
+        let port = try Loopback.freePorts(1, avoiding: [broker.port])[0]
         let web = try ServiceProcess.start(
             .web, broker: broker,
             environment: [

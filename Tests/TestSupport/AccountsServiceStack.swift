@@ -44,8 +44,7 @@ extension ServiceStack {
             users: logins(
                 for: ["operator", SecuredBroker.observer, ServiceName.web.rawValue] + services.map(\.rawValue)),
             adminPassword: password(for: DynamicSecurityBroker.adminUsername))
-        var httpPort = try Loopback.freePort()
-        while httpPort == broker.port { httpPort = try Loopback.freePort() }
+        let httpPort = try Loopback.freePorts(1, avoiding: [broker.port])[0]
         let web = [
             "SAFEWALK_HTTP_PORT": "\(httpPort)", "SAFEWALK_TRUSTED_PROXY": "127.0.0.1",
             "SAFEWALK_PUBLIC_MQTT_HOST": "127.0.0.1", "SAFEWALK_PUBLIC_MQTT_PORT": "\(broker.port)",

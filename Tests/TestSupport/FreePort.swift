@@ -20,11 +20,14 @@ public enum Loopback {
     /// `count` free ports, all different. ``freePort()`` alone can return a port it returned a
     /// moment ago, since nothing holds it yet: three NATS nodes once got the same port for one's
     /// MQTT listener and another's routes, and the first to bind left the other dead.
-    public static func freePorts(_ count: Int) throws -> [Int] {
+    /// None of them is in `taken` either (a broker's port, say, that is bound already but may be
+    /// closed and reused by a restart).
+    public static func freePorts(_ count: Int, avoiding taken: some Sequence<Int> = []) throws -> [Int] {
         var ports: [Int] = []
+        let taken = Set(taken)
         while ports.count < count {
             let port = try freePort()
-            if !ports.contains(port) { ports.append(port) }
+            if !ports.contains(port) && !taken.contains(port) { ports.append(port) }
         }
         return ports
     }

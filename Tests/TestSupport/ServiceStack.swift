@@ -137,13 +137,7 @@ public final class ServiceStack: Sendable {
 
     /// One free loopback port per member, none of them `taken` or another member's.
     private static func freePorts(for members: [ServiceName], besides taken: Set<Int>) throws -> [ServiceName: Int] {
-        var ports: [ServiceName: Int] = [:]
-        for member in members {
-            var port = try Loopback.freePort()
-            while ports.values.contains(port) || taken.contains(port) { port = try Loopback.freePort() }
-            ports[member] = port
-        }
-        return ports
+        Dictionary(zip(members, try Loopback.freePorts(members.count, avoiding: taken))) { first, _ in first }
     }
 
     /// A client logged in as `user`; `role` only makes its client id readable in the broker's log.
