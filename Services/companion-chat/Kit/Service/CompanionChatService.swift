@@ -122,9 +122,11 @@ public struct CompanionChatService: Service {
                 return conversation.answered(text)
             } catch {
                 stats.modelFailed(error)
-                // No key is the documented default (announced once at start): not worth a warning each time.
+                // No key is the documented default (announced once at start, counted in the metrics):
+                // not worth a line per answer at the default level, which cost every quick reply a
+                // formatted log line.
                 logger.log(
-                    level: error == .noKey ? .info : .warning, "companion model failed; sending a canned answer",
+                    level: error == .noKey ? .debug : .warning, "companion model failed; sending a canned answer",
                     metadata: [
                         "walker": "\(walker)", "reason": "\(error.code)", "error": "\(error)",
                         "ms": "\((ContinuousClock.now - started).milliseconds)",
