@@ -63,18 +63,23 @@ public final class DeliveryLedger: Sendable {
         _ db: Database, _ event: EscalationEvent, eventJSON: Data, planJSON: Data,
         targets: [(channel: String, target: DeliveryTarget)], now: Double
     ) throws -> Bool {
-        if try Bool.fetchOne(db, sql: "SELECT 1 FROM escalation WHERE id = ?", arguments: [event.id]) == true {
+        // Cached statements on every path an escalation takes: preparing one each time (SQLite's
+        // parser and GRDB's authorizer) was most of the notifier's SQLite time in an alert storm.
+        if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM escalation WHERE id = ?"), arguments: [event.id])
+            == true
+        {
             return false
         }
-        try db.execute(
-            sql: "INSERT INTO escalation (id, walker, event, plan, receivedAt, done) VALUES (?, ?, ?, ?, ?, 0)",
-            arguments: [event.id, event.walker.rawValue, eventJSON, planJSON, now])
+        try db.cachedStatement(
+            sql: "INSERT INTO escalation (id, walker, event, plan, receivedAt, done) VALUES (?, ?, ?, ?, ?, 0)"
+        ).execute(arguments: [event.id, event.walker.rawValue, eventJSON, planJSON, now])
+        let insertTarget = try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO delivery (escalationId, channel, targetKey, display, address, refusal,
+                    state, attempts, receipted, updatedAt) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, 0, ?)
+                """)
         for (channel, target) in targets {
-            try db.execute(
-                sql: """
-                    INSERT OR IGNORE INTO delivery (escalationId, channel, targetKey, display, address, refusal,
-                        state, attempts, receipted, updatedAt) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, 0, ?)
-                    """,
+            try insertTarget.execute(
                 arguments: [event.id, channel, target.key, target.display, target.address, target.refusal, now])
         }
         return true
@@ -118,7 +123,7 @@ public final class DeliveryLedger: Sendable {
     public func progress(of escalationId: String) async throws -> [Progress] {
         try await read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM delivery WHERE escalationId = ? ORDER BY rowid",
+                db.cachedStatement(sql: "SELECT * FROM delivery WHERE escalationId = ? ORDER BY rowid"),
                 arguments: [escalationId]
             ).map { row in
                 Progress(
@@ -135,13 +140,15 @@ public final class DeliveryLedger: Sendable {
     /// Marks the start of an attempt BEFORE it is made, and returns its number.
     public func beginAttempt(_ escalationId: String, channel: String, key: String, now: Double) async throws -> Int {
         try await write { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE delivery SET state = 'attempting', attempts = attempts + 1, updatedAt = ?
                     WHERE escalationId = ? AND channel = ? AND targetKey = ?
-                    """, arguments: [now, escalationId, channel, key])
+                    """
+            ).execute(arguments: [now, escalationId, channel, key])
             return try Int.fetchOne(
-                db, sql: "SELECT attempts FROM delivery WHERE escalationId = ? AND channel = ? AND targetKey = ?",
+                db.cachedStatement(
+                    sql: "SELECT attempts FROM delivery WHERE escalationId = ? AND channel = ? AND targetKey = ?"),
                 arguments: [escalationId, channel, key]) ?? 1
         }
     }
@@ -152,20 +159,21 @@ public final class DeliveryLedger: Sendable {
         now: Double
     ) async throws {
         try await write { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE delivery SET state = ?, reason = ?, updatedAt = ?
                     WHERE escalationId = ? AND channel = ? AND targetKey = ?
-                    """, arguments: [state.rawValue, reason, now, escalationId, channel, key])
+                    """
+            ).execute(arguments: [state.rawValue, reason, now, escalationId, channel, key])
         }
     }
 
     /// Notes that the target's receipt reached the broker.
     public func markReceipted(_ escalationId: String, channel: String, key: String) async throws {
         try await write { db in
-            try db.execute(
-                sql: "UPDATE delivery SET receipted = 1 WHERE escalationId = ? AND channel = ? AND targetKey = ?",
-                arguments: [escalationId, channel, key])
+            try db.cachedStatement(
+                sql: "UPDATE delivery SET receipted = 1 WHERE escalationId = ? AND channel = ? AND targetKey = ?"
+            ).execute(arguments: [escalationId, channel, key])
         }
     }
 
@@ -175,13 +183,15 @@ public final class DeliveryLedger: Sendable {
         try await write { db in
             let open =
                 try Int.fetchOne(
-                    db,
-                    sql: """
-                        SELECT COUNT(*) FROM delivery WHERE escalationId = ?
-                        AND (state NOT IN ('sent', 'failed') OR receipted = 0)
-                        """, arguments: [escalationId]) ?? 0
+                    db.cachedStatement(
+                        sql: """
+                            SELECT COUNT(*) FROM delivery WHERE escalationId = ?
+                            AND (state NOT IN ('sent', 'failed') OR receipted = 0)
+                            """), arguments: [escalationId]) ?? 0
             guard open == 0 else { return false }
-            try db.execute(sql: "UPDATE escalation SET done = 1 WHERE id = ?", arguments: [escalationId])
+            try db.cachedStatement(sql: "UPDATE escalation SET done = 1 WHERE id = ?").execute(arguments: [
+                escalationId
+            ])
             return true
         }
     }

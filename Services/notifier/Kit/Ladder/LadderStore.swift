@@ -9,11 +9,13 @@ import SafeWalkService
 enum LadderStore {
     static func load(_ db: Database, incident: String) throws -> (LadderRecord, [LadderMember])? {
         guard
-            let data = try Data.fetchOne(db, sql: "SELECT record FROM ladder WHERE incident = ?", arguments: [incident])
+            let data = try Data.fetchOne(
+                db.cachedStatement(sql: "SELECT record FROM ladder WHERE incident = ?"), arguments: [incident])
         else { return nil }
         let record = try SafeWalkJSON.decoder().decode(LadderRecord.self, from: data)
         let members = try Row.fetchAll(
-            db, sql: "SELECT * FROM ladder_recipient WHERE incident = ? ORDER BY position", arguments: [incident]
+            db.cachedStatement(sql: "SELECT * FROM ladder_recipient WHERE incident = ? ORDER BY position"),
+            arguments: [incident]
         ).map { row in
             LadderMember(
                 key: row["key"], name: row["name"], tier: LadderTier(rawValue: row["tier"]) ?? .first,
@@ -31,27 +33,29 @@ enum LadderStore {
     ) throws -> Int {
         let revision =
             (try Int.fetchOne(
-                db, sql: "SELECT revision FROM ladder WHERE incident = ?", arguments: [record.ladder.incident]) ?? 0)
-            + 1
-        try db.execute(
+                db.cachedStatement(sql: "SELECT revision FROM ladder WHERE incident = ?"),
+                arguments: [record.ladder.incident]) ?? 0) + 1
+        try db.cachedStatement(
             sql: """
                 INSERT INTO ladder (incident, walker, record, open, deadline, code, revision, updatedAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(incident) DO UPDATE SET record = excluded.record, open = excluded.open,
                     deadline = excluded.deadline, revision = excluded.revision, updatedAt = excluded.updatedAt
-                """,
+                """
+        ).execute(
             arguments: [
                 record.ladder.incident, record.walker.rawValue, try SafeWalkJSON.encode(record),
                 !record.ladder.isClosed, record.ladder.nextDeadline(settings), record.code, revision, now,
             ])
+        let saveMember = try db.cachedStatement(
+            sql: """
+                INSERT INTO ladder_recipient (incident, key, position, name, tier, channel, address, token, digest,
+                    toldAt, receipt, ref, fallbacks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(incident, key) DO UPDATE SET toldAt = excluded.toldAt, receipt = excluded.receipt,
+                    ref = excluded.ref, fallbacks = excluded.fallbacks
+                """)
         for (position, member) in members.enumerated() {
-            try db.execute(
-                sql: """
-                    INSERT INTO ladder_recipient (incident, key, position, name, tier, channel, address, token, digest,
-                        toldAt, receipt, ref, fallbacks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(incident, key) DO UPDATE SET toldAt = excluded.toldAt, receipt = excluded.receipt,
-                        ref = excluded.ref, fallbacks = excluded.fallbacks
-                    """,
+            try saveMember.execute(
                 arguments: [
                     record.ladder.incident, member.key, position, member.name, member.tier.rawValue, member.channel,
                     member.address, member.token, PageToken.digest(member.token), member.toldAt, member.receipt,
@@ -75,9 +79,9 @@ enum LadderStore {
             guard inserted else { continue }
             for recipient in job.plan.recipients {
                 guard let ref = recipient.ref else { continue }
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO ladder_text (ref, incident, key, job) VALUES (?, ?, ?, ?)",
-                    arguments: [ref, incident, recipient.phone, job.event.id])
+                try db.cachedStatement(
+                    sql: "INSERT OR IGNORE INTO ladder_text (ref, incident, key, job) VALUES (?, ?, ?, ?)"
+                ).execute(arguments: [ref, incident, recipient.phone, job.event.id])
             }
             admitted.append(job)
         }
@@ -87,11 +91,12 @@ enum LadderStore {
     /// Open incidents whose next step is due by `now`.
     static func due(_ db: Database, now: Double) throws -> [String] {
         try String.fetchAll(
-            db, sql: "SELECT incident FROM ladder WHERE open = 1 AND deadline <= ? ORDER BY deadline", arguments: [now])
+            db.cachedStatement(sql: "SELECT incident FROM ladder WHERE open = 1 AND deadline <= ? ORDER BY deadline"),
+            arguments: [now])
     }
 
     static func nextDeadline(_ db: Database) throws -> Double? {
-        try Double.fetchOne(db, sql: "SELECT MIN(deadline) FROM ladder WHERE open = 1")
+        try Double.fetchOne(db.cachedStatement(sql: "SELECT MIN(deadline) FROM ladder WHERE open = 1"))
     }
 
     /// The open incident a page or number was told of: by digest, or by number (and code).
