@@ -48,6 +48,22 @@ public final class InMemoryMessageBus: MessageBus {
         return MQTTSubscription(filter: filter, buffer: buffer)
     }
 
+    public func unsubscribe(_ filter: String) async {
+        let ended = state.withLock { state in
+            defer { state.subscriptions.removeAll { $0.filter == filter } }
+            return state.subscriptions.filter { $0.filter == filter }.map(\.buffer)
+        }
+        for buffer in ended { buffer.finish() }
+    }
+
+    /// Nothing to do: nothing here is ever held for a later subscription.
+    public func discardUnclaimed(matching filter: String) {}
+
+    /// The filters subscribed now (a finished subscription no longer counts), sorted.
+    public var subscribedFilters: [String] {
+        state.withLock { state in state.subscriptions.filter { !$0.buffer.isFinished }.map(\.filter).sorted() }
+    }
+
     /// Cuts the bus as a network partition cuts a client off its broker: from now on every
     /// publish waits, neither delivered nor acknowledged, until ``heal()``.
     public func cut() { state.withLock { $0.isCut = true } }

@@ -139,6 +139,13 @@ extension MQTTClient {
         state.withLock { _ = $0.registrations.removeValue(forKey: id) }
     }
 
+    public func discardUnclaimed(matching filter: String) {
+        state.withLock { state in
+            state.discardedFilters.append(filter)
+            state.unclaimed.removeAll { mqttTopic($0.topic, matches: filter) }
+        }
+    }
+
     /// Removes `filter` from the broker's session and ends every local subscription to it.
     public func unsubscribe(_ filter: String) async {
         let buffers = state.withLock { state in

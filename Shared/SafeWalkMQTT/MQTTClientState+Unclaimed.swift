@@ -2,6 +2,7 @@ import Logging
 
 extension MQTTClientState {
     mutating func keepUnclaimed(_ message: MQTTMessage, logger: Logger) {
+        if discardedFilters.contains(where: { mqttTopic(message.topic, matches: $0) }) { return }
         guard unclaimed.count < Self.unclaimedLimit else {
             logger.error("dropping a message no subscription wants", metadata: ["topic": "\(message.topic)"])
             return

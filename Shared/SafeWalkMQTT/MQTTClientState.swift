@@ -35,6 +35,8 @@ struct MQTTClientState {
     /// first subscription that matches them, instead of being lost after libmosquitto acked them.
     var unclaimed: [MQTTMessage] = []
     static let unclaimedLimit = 1_000_000
+    /// Filters whose unclaimed messages are dropped instead (`discardUnclaimed(matching:)`).
+    var discardedFilters: [String] = []
     var nextRegistrationID: UInt64 = 0
 
     /// The node of the current (or last) connection.

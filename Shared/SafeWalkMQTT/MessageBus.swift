@@ -7,6 +7,13 @@ public protocol MessageBus: Sendable {
     func publish(_ message: MQTTMessage) async throws
     /// Messages whose topic matches `filter`, retained ones included.
     func subscribe(_ filter: String, qos: QoS) async throws -> MQTTSubscription
+    /// Removes `filter` at the broker and ends every subscription to it.
+    func unsubscribe(_ filter: String) async
+    /// Messages matching `filter` that no subscription wants are dropped instead of held for a
+    /// later one (see `MQTTClient`), and any held now are dropped too: for a service that
+    /// subscribes and unsubscribes exact topics as it goes, so that one left in its persistent
+    /// session by a crash does not pile up.
+    func discardUnclaimed(matching filter: String)
 }
 
 extension MessageBus {

@@ -33,6 +33,31 @@ struct SessionTests {
         await watcher.shutdown(); await marker.shutdown(); await broker.shutdown()
     }
 
+    /// A subscription the session kept (a crash before the unsubscribe) for messages no one here
+    /// wants any more: held until something subscribes, unless their filter is discarded.
+    @Test func unclaimedMessagesOfADiscardedFilterAreDroppedNotHeld() async throws {
+        let broker = try await MosquittoBroker.start()
+        let first = try await broker.client("forgetful", cleanSession: false)
+        _ = try await first.subscribe("rt/left/behind", qos: .atLeastOnce)
+        await first.shutdown()
+        let publisher = try await broker.client()
+        try await publisher.publish("rt/left/behind", string: "queued while down")
+
+        let again = try await broker.client("forgetful", cleanSession: false)
+        let probe = try await again.subscribe("rt/probe", qos: .atLeastOnce)
+        try await publisher.publish("rt/probe", string: "after the queued one")
+        #expect(try await probe.first(1).map(\.string) == ["after the queued one"])
+        #expect(again.state.withLock { $0.unclaimed.map(\.string) } == ["queued while down"])
+
+        again.discardUnclaimed(matching: "rt/left/+")
+        #expect(again.state.withLock { $0.unclaimed.isEmpty })
+        try await publisher.publish("rt/left/behind", string: "live")
+        try await publisher.publish("rt/probe", string: "after the live one")
+        #expect(try await probe.first(1).map(\.string) == ["after the live one"])
+        #expect(again.state.withLock { $0.unclaimed.isEmpty })
+        await publisher.shutdown(); await again.shutdown(); await broker.shutdown()
+    }
+
     @Test func aSlowConsumerLosesNothing() async throws {
         let broker = try await MosquittoBroker.start()
         let (publisher, subscriber) = (try await broker.client(), try await broker.client())

@@ -22,10 +22,11 @@ public struct CircleService: Service {
     let interest: WatchedWalkers
     let logger: Logger
 
-    /// What the circle owner reads, at QoS 1. Positions and statuses are the walkers' own
-    /// retained topics; the loop drops those of walkers nobody may see before decoding them.
+    /// What the circle owner reads, at QoS 1. Positions and statuses, the walkers' own retained
+    /// topics, are subscribed one walker at a time while someone may see them
+    /// (``WatchedSubscriptions``).
     public static func subscribe(bus: any MessageBus, prefix: String) async throws -> [MQTTSubscription] {
-        var filters = [Topic.Kind.circleCommand, .member, .incident, .arrival, .escalation, .position, .status]
+        var filters = [Topic.Kind.circleCommand, .member, .incident, .arrival, .escalation]
             .map { TopicFilter.every($0, prefix: prefix).rawValue }
         filters.append(Topic.acknowledgementResult.name(prefix: prefix))
         var subscriptions: [MQTTSubscription] = []
@@ -44,10 +45,6 @@ public struct CircleService: Service {
         self.reporter = reporter
         let interest = WatchedWalkers(graph.watchedWalkers)
         self.interest = interest
-        // Positions and statuses of walkers nobody may see are dropped before they wake the loop.
-        for subscription in subscriptions {
-            subscription.admitOnly { Self.worthReading($0, prefix: prefix, interest: interest) }
-        }
         self.subscriptions = subscriptions
         self.clock = clock
         self.prefix = prefix
@@ -65,13 +62,17 @@ public struct CircleService: Service {
         defer { alarm.cancel() }
         alarm.arm(owner.nextDeadline)
         try await withThrowingDiscardingTaskGroup { group in
+            let watched = WatchedSubscriptions(bus: bus, prefix: prefix, logger: logger)
+            group.addTask { [enqueue, interest, prefix] in
+                await watched.run(changes: interest.changes) { message in
+                    // A message of a walker who stopped being watched may still be on its way.
+                    guard Self.worthReading(message.topic, prefix: prefix, interest: interest) else { return }
+                    enqueue.yield(.message(message))
+                }
+            }
             for subscription in subscriptions {
-                group.addTask { [enqueue, interest, prefix] in
-                    await subscription.forEachUntilShutdown { message in
-                        // Checked again: messages that arrived before `admitOnly` was set.
-                        guard Self.worthReading(message.topic, prefix: prefix, interest: interest) else { return }
-                        enqueue.yield(.message(message))
-                    }
+                group.addTask { [enqueue] in
+                    await subscription.forEachUntilShutdown { message in enqueue.yield(.message(message)) }
                     enqueue.finish()
                 }
             }
@@ -79,6 +80,7 @@ public struct CircleService: Service {
                 try await owner.handle(input)
                 if case .some(let deadline) = owner.movedDeadline() { alarm.arm(deadline) }
             }
+            interest.finish()
         }
     }
 
@@ -90,8 +92,9 @@ public struct CircleService: Service {
         }
     }
 
-    /// Positions and statuses of walkers nobody may see are dropped here, before the loop: the
-    /// circle owner subscribes to every walker's, and almost all of them are nobody's business.
+    /// Positions and statuses of walkers nobody may see are dropped here, before the loop: one can
+    /// still arrive after its walker stopped being watched, before the unsubscribe reaches the
+    /// broker.
     static func worthReading(_ topic: String, prefix: String, interest: WatchedWalkers) -> Bool {
         guard topic.hasSuffix("/position") || topic.hasSuffix("/status") else { return true }
         guard let parsed = Topic.parse(topic, prefix: prefix), let walker = parsed.walker,
