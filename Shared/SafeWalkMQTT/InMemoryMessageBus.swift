@@ -48,6 +48,8 @@ public final class InMemoryMessageBus: MessageBus {
         return MQTTSubscription(filter: filter, buffer: buffer)
     }
 
+    /// Ends every subscription to exactly `filter`, as `MQTTClient.unsubscribe` does for its own:
+    /// everyone who shares this bus is one client here.
     public func unsubscribe(_ filter: String) async {
         let ended = state.withLock { state in
             defer { state.subscriptions.removeAll { $0.filter == filter } }
