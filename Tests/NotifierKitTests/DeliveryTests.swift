@@ -102,7 +102,7 @@ struct DeliveryTests {
         #expect(stats.keys["+15125550101"] == Array(repeating: key, count: receipt.attempts))
     }
 
-    /// Twilio's Messages API ignores the key: the contact gets the text twice. Sending again is
+    /// A gateway that ignores the key, as Twilio's Messages API must be assumed to: the contact gets the text twice. Sending again is
     /// the rule (a text that may not have left is never given up on); docs/services/notifier.md
     /// names this window.
     @Test func aGatewayThatIgnoresTheKeyTextsAgainRatherThanRiskSilence() async throws {

@@ -97,8 +97,8 @@ public final class FakeSMSGateway: Sendable {
     /// `failNext` requests fail with `status`, and so does every request for the next `failFor`
     /// seconds; numbers in `hold` hang until `release`. The next text to a number in `slow` is
     /// accepted at once but answered that many seconds later. With `idempotent`, a request whose `Idempotency-Key`
-    /// was already accepted gets the first answer and sends nothing (as Telnyx and Sinch do; Twilio,
-    /// the default here, ignores the header).
+    /// was already accepted gets the first answer and sends nothing (as the IETF draft describes;
+    /// Twilio, the default here, does not document the header).
     public func control(
         failNext: Int? = nil, failFor: Double? = nil, status: Int? = nil, hold: [String]? = nil,
         release: Bool = false, undeliverable: [String]? = nil, slow: [String: Double]? = nil,

@@ -121,7 +121,7 @@ enum FakeSMSGatewayScript {
                 with lock:
                     state["requests"][to] = state["requests"].get(to, 0) + 1
                     state["keys"].setdefault(to, []).append(key)
-                    # Like Telnyx or Sinch when told to honour keys: a repeat gets the first answer and sends nothing.
+                    # When told to honour keys (the IETF draft's Idempotency-Key): a repeat gets the first answer and sends nothing.
                     replay = state["answered"].get(key) if state["idempotent"] and key else None
                     if replay:
                         state["replayed"] += 1

@@ -6,12 +6,13 @@ import SafeWalkService
 ///
 /// Why: a gateway that took a text but answered after `SAFEWALK_SMS_TIMEOUT` looks exactly like one
 /// that never got it, and the retry would text the contact a second time. A gateway that honours
-/// the header (Telnyx, Sinch and others do, following the IETF draft
-/// `draft-ietf-httpapi-idempotency-key-header`) answers a repeat with its first answer instead of
-/// sending again. One that does not (Twilio's Messages API) ignores it, and that window stays as
+/// the header (the IETF draft `draft-ietf-httpapi-idempotency-key-header`; Telnyx's and Sinch's
+/// APIs document it) answers a repeat with its first answer instead of sending again. One that
+/// does not (Twilio's Messages API does not document it) ignores it, and that window stays as
 /// docs/services/notifier.md describes.
 ///
-/// The key is a SHA-256 digest, so it names no number; 64 hex digits fit every gateway's key rules.
+/// The key is a SHA-256 digest, so it names no number; 64 lowercase hex digits fit the key rules
+/// gateways publish (Telnyx: 1 to 255 letters, digits, `_`, `:` or `-`).
 public enum DeliveryIdempotencyKey {
     public static let header = "Idempotency-Key"
 
