@@ -27,7 +27,8 @@ import Testing
         let delivered = Mutex<[String]>([])
         let watched = WatchedSubscriptions(bus: bus, prefix: "safewalk", logger: Logger(label: "test"))
         let running = Task {
-            await watched.run(changes: interest.changes) { message in
+            await watched.run(changes: interest.changes) { walker, message in
+                #expect(message.topic.hasPrefix("safewalk/\(walker.rawValue)/"))
                 delivered.withLock { $0.append(message.topic + " " + (message.string ?? "")) }
             }
         }

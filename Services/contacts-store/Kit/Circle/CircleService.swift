@@ -63,10 +63,11 @@ public struct CircleService: Service {
         alarm.arm(owner.nextDeadline)
         try await withThrowingDiscardingTaskGroup { group in
             let watched = WatchedSubscriptions(bus: bus, prefix: prefix, logger: logger)
-            group.addTask { [enqueue, interest, prefix] in
-                await watched.run(changes: interest.changes) { message in
-                    // A message of a walker who stopped being watched may still be on its way.
-                    guard Self.worthReading(message.topic, prefix: prefix, interest: interest) else { return }
+            group.addTask { [enqueue, interest] in
+                await watched.run(changes: interest.changes) { walker, message in
+                    // Dropped before the loop: one can still arrive after its walker stopped being
+                    // watched, before the unsubscribe reaches the broker.
+                    guard interest.contains(walker) else { return }
                     enqueue.yield(.message(message))
                 }
             }
@@ -90,16 +91,5 @@ public struct CircleService: Service {
             let queued = enqueue.yield(.erase(walker) { continuation.resume(returning: $0) })
             if case .terminated = queued { continuation.resume(returning: false) }
         }
-    }
-
-    /// Positions and statuses of walkers nobody may see are dropped here, before the loop: one can
-    /// still arrive after its walker stopped being watched, before the unsubscribe reaches the
-    /// broker.
-    static func worthReading(_ topic: String, prefix: String, interest: WatchedWalkers) -> Bool {
-        guard topic.hasSuffix("/position") || topic.hasSuffix("/status") else { return true }
-        guard let parsed = Topic.parse(topic, prefix: prefix), let walker = parsed.walker,
-            parsed.kind == .position || parsed.kind == .status
-        else { return true }
-        return interest.contains(walker)
     }
 }

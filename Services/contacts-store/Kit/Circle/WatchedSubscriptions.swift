@@ -26,8 +26,11 @@ struct WatchedSubscriptions {
         [Topic.position(walker).name(prefix: prefix), Topic.status(walker).name(prefix: prefix)]
     }
 
-    /// Follows `changes` until it ends, handing every message of a watched walker to `deliver`.
-    func run(changes: AsyncStream<Set<WalkerID>>, deliver: @escaping @Sendable (MQTTMessage) -> Void) async {
+    /// Follows `changes` until it ends, handing every message of a watched walker to `deliver`
+    /// with the walker its subscription is for.
+    func run(
+        changes: AsyncStream<Set<WalkerID>>, deliver: @escaping @Sendable (WalkerID, MQTTMessage) -> Void
+    ) async {
         await withDiscardingTaskGroup { group in
             var subscribed: Set<WalkerID> = []
             var first = true
@@ -40,7 +43,7 @@ struct WatchedSubscriptions {
                     do {
                         for filter in Self.filters(of: walker, prefix: prefix) {
                             let subscription = try await bus.subscribe(filter, qos: .atLeastOnce)
-                            group.addTask { await subscription.forEachUntilShutdown(deliver) }
+                            group.addTask { await subscription.forEachUntilShutdown { deliver(walker, $0) } }
                         }
                         subscribed.insert(walker)
                     } catch {
