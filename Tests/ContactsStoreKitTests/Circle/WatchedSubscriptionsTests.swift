@@ -57,4 +57,43 @@ import Testing
         interest.finish()
         try await withTimeout(30, "the subscriptions to end") { await running.value }
     }
+
+    /// The in-memory bus, refusing one filter the first time it is asked.
+    final class RefusingOnce: MessageBus {
+        let bus = InMemoryMessageBus()
+        let refused: Mutex<String?>
+        init(_ filter: String) { refused = Mutex(filter) }
+
+        func publish(_ message: MQTTMessage) async throws { try await bus.publish(message) }
+        func subscribe(_ filter: String, qos: QoS) async throws -> MQTTSubscription {
+            let refuse = refused.withLock { refused in
+                defer { if refused == filter { refused = nil } }
+                return refused == filter
+            }
+            if refuse { throw MQTTError.subscriptionRefused(filter: filter) }
+            return try await bus.subscribe(filter, qos: qos)
+        }
+        func unsubscribe(_ filter: String) async { await bus.unsubscribe(filter) }
+        func discardUnclaimed(matching filter: String) {}
+    }
+
+    @Test func aWalkerHalfSubscribedIsUndoneAndSubscribedOnceAtTheNextChange() async throws {
+        let refusing = RefusingOnce("safewalk/alice/status")
+        let interest = WatchedWalkers([alice])
+        let watched = WatchedSubscriptions(bus: refusing, prefix: "safewalk", logger: Logger(label: "test"))
+        let running = Task { await watched.run(changes: interest.changes) { _, _ in } }
+        // Alice's status was refused: her position, subscribed a moment before, is undone.
+        try await eventually("alice's status refused") { refusing.refused.withLock { $0 == nil } }
+        try await eventually("nothing of alice's left") { refusing.bus.subscribedFilters.isEmpty }
+        interest.replace(with: [alice, bob])
+        try await eventually("both walkers subscribed") {
+            refusing.bus.subscribedFilters == [
+                "safewalk/alice/position", "safewalk/alice/status", "safewalk/bob/position", "safewalk/bob/status",
+            ]
+        }
+        interest.replace(with: [])
+        try await eventually("nothing subscribed") { refusing.bus.subscribedFilters.isEmpty }
+        interest.finish()
+        try await withTimeout(30, "the subscriptions to end") { await running.value }
+    }
 }

@@ -40,20 +40,26 @@ struct WatchedSubscriptions {
                     subscribed.remove(walker)
                 }
                 for walker in wanted.subtracting(subscribed) {
+                    let filters = Self.filters(of: walker, prefix: prefix)
+                    var made: [MQTTSubscription] = []
                     do {
-                        for filter in Self.filters(of: walker, prefix: prefix) {
-                            let subscription = try await bus.subscribe(filter, qos: .atLeastOnce)
-                            group.addTask { await subscription.forEachUntilShutdown { deliver(walker, $0) } }
-                        }
-                        subscribed.insert(walker)
+                        for filter in filters { made.append(try await bus.subscribe(filter, qos: .atLeastOnce)) }
                     } catch {
+                        // Both or neither: a walker retried at the next change must not end up with
+                        // its position subscribed twice, each message then read twice.
+                        for filter in filters.prefix(made.count) { await bus.unsubscribe(filter) }
                         // A stop under way ends the client first; nothing to report then.
                         if Task.isShuttingDownGracefully { break }
                         // Tried again at the next change: the alert carries the escalation's lastFix meanwhile.
                         logger.error(
                             "could not subscribe to a watched walker",
                             metadata: ["walker": "\(walker)", "error": "\(error)"])
+                        continue
                     }
+                    for subscription in made {
+                        group.addTask { await subscription.forEachUntilShutdown { deliver(walker, $0) } }
+                    }
+                    subscribed.insert(walker)
                 }
                 if first {
                     // Only now: what the session queued for the watched walkers was claimed above.
