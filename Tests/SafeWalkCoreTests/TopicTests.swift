@@ -94,6 +94,43 @@ let everyTopic: [(Topic, String)] = [
         #expect(Topic.parse("ünï/alice/fix", prefix: "ünï") == .fix(walker()))
     }
 
+    /// A walker's topic is read in place (`walkerTopic`), anything else by its levels: the two
+    /// must never disagree. Every topic of the contract under three prefixes, routed to a
+    /// partition or not, and each cut at every byte or given a `/`, `_` or space there, is read both ways.
+    @Test func theInPlaceReadingAgreesWithTheLevelsEverywhere() {
+        var checked = 0
+        var readInPlace = 0
+        for prefix in ["safewalk", "a/b", "sw_2"] {
+            var names = everyTopic.map { $0.0.name(prefix: prefix) }
+            names += names.map { $0 + "/1" } + ["\(prefix)/_x/fix", "\(prefix)/alice/_x", "\(prefix)x/alice/fix"]
+            var variants: [String] = []
+            for name in names {
+                let bytes = Array(name.utf8)
+                variants.append(name)
+                for cut in 0..<bytes.count {
+                    variants.append(String(decoding: bytes[..<cut], as: UTF8.self))
+                    variants.append(
+                        String(decoding: bytes[..<cut] + [UInt8(ascii: "/")] + bytes[cut...], as: UTF8.self))
+                    variants.append(
+                        String(decoding: bytes[..<cut] + [UInt8(ascii: "_")] + bytes[cut...], as: UTF8.self))
+                    variants.append(
+                        String(decoding: bytes[..<cut] + [UInt8(ascii: " ")] + bytes[cut...], as: UTF8.self))
+                }
+            }
+            for topic in variants {
+                let inPlace = Topic.walkerTopic(topic, prefix: prefix)
+                if let inPlace {
+                    readInPlace += 1
+                    #expect(inPlace == Topic.parseLevels(topic, prefix: prefix), "\(topic)")
+                }
+                #expect(Topic.parse(topic, prefix: prefix) == Topic.parseLevels(topic, prefix: prefix), "\(topic)")
+                checked += 1
+            }
+        }
+        #expect(checked > 10_000)
+        #expect(readInPlace > 100)  // the in-place path is taken, not skipped
+    }
+
     @Test func parseOnlyAcceptsTheGivenPrefix() {
         #expect(Topic.parse("safewalk/alice/fix", prefix: "other") == nil)
         #expect(Topic.parse("a/b/alice/fix", prefix: "a/b") == .fix(walker()))

@@ -2,6 +2,11 @@ extension Topic {
     /// Parses a topic string back into a ``Topic``; nil for anything outside the contract,
     /// including invalid walker ids, wildcards, empty levels and extra levels.
     public static func parse(_ topic: String, prefix: String = Topic.defaultPrefix) -> Topic? {
+        walkerTopic(topic, prefix: prefix) ?? parseLevels(topic, prefix: prefix)
+    }
+
+    /// Any topic, split into its levels first.
+    static func parseLevels(_ topic: String, prefix: String) -> Topic? {
         let levels = Self.levels(of: topic)
         let prefixLevels = Self.levels(of: prefix)
         if levels.count > prefixLevels.count, Array(levels.prefix(prefixLevels.count)) == prefixLevels,
@@ -17,6 +22,29 @@ extension Topic {
             return .owntracks(user: user, device: device)
         }
         return nil
+    }
+
+    /// `{prefix}/{w}/{path}` read in place, without splitting the topic into an array of levels:
+    /// nearly every message a service reads is a walker's, and the split was most of what
+    /// parsing cost (issue 22: `Topic.parse` took more of location-ingest's CPU than decoding the
+    /// fix). Only a success is taken: anything else (a service or system topic, a partition
+    /// level, an invalid walker) goes the general way, which reads a topic that passes here
+    /// exactly as this does (a first level without `_` is always a walker's: `walkerTopic(_:)`).
+    static func walkerTopic(_ topic: String, prefix: String) -> Topic? {
+        let bytes = topic.utf8
+        let slash = UInt8(ascii: "/")
+        guard bytes.starts(with: prefix.utf8) else { return nil }
+        let afterPrefix = bytes.index(bytes.startIndex, offsetBy: prefix.utf8.count)
+        guard afterPrefix < bytes.endIndex, bytes[afterPrefix] == slash else { return nil }
+        let walkerStart = bytes.index(after: afterPrefix)
+        guard walkerStart < bytes.endIndex, bytes[walkerStart] != UInt8(ascii: "_"),
+            let walkerEnd = bytes[walkerStart...].firstIndex(of: slash)
+        else { return nil }
+        let pathStart = bytes.index(after: walkerEnd)
+        guard let kind = Kind(.walker, path: String(Substring(bytes[pathStart...]))),
+            let walker = WalkerID(validating: String(Substring(bytes[walkerStart..<walkerEnd])))
+        else { return nil }
+        return Topic(kind, walker: walker)
     }
 
     /// The levels of an MQTT topic: split at every byte `/`, as the broker splits them. Every
