@@ -17,8 +17,8 @@ import Synchronization
 final class BrokerMetrics: MQTTObserver {
     private let service: String
     private let prefix: String
-    private let received = Mutex<[String: Counter]>([:])
-    private let published = Mutex<[String: Counter]>([:])
+    private let received = Mutex<[Topic.Kind?: Counter]>([:])
+    private let published = Mutex<[Topic.Kind?: Counter]>([:])
     private let highWaterMarks = Mutex<[String: (gauge: Gauge, depth: Int)]>([:])
     private let connects: Counter
     private let losses: Counter
@@ -73,36 +73,44 @@ final class BrokerMetrics: MQTTObserver {
     func highWaterMark(of filter: String) -> Int? { highWaterMarks.withLock { $0[filter]?.depth } }
 
     /// Counters are made once per kind: the factory lookup is far dearer than an increment.
-    private func counter(in cache: borrowing Mutex<[String: Counter]>, label: String, topic: String) -> Counter {
-        let kind = Self.kind(of: topic, prefix: prefix)
+    /// Keyed by the kind itself (nil: `other`), so a message costs one enum hash, not a string's.
+    private func counter(in cache: borrowing Mutex<[Topic.Kind?: Counter]>, label: String, topic: String) -> Counter {
+        let kind = Self.topicKind(of: topic, prefix: prefix)
         return cache.withLock { counters in
             if let counter = counters[kind] { return counter }
-            let counter = Counter(label: label, dimensions: [("service", service), ("kind", kind)])
+            let counter = Counter(
+                label: label, dimensions: [("service", service), ("kind", kind?.rawValue ?? "other")])
             counters[kind] = counter
             return counter
         }
     }
 
+    /// The `kind` label of a topic: ``topicKind(of:prefix:)``, or `other`.
+    static func kind(of topic: String, prefix: String) -> String {
+        topicKind(of: topic, prefix: prefix)?.rawValue ?? "other"
+    }
+
     /// The topic's kind from its shape alone. This runs on the network thread for every
     /// message, so it splits the string instead of validating it (`Topic.parse`); the services
     /// validate what they consume.
-    static func kind(of topic: String, prefix: String) -> String {
+    static func topicKind(of topic: String, prefix: String) -> Topic.Kind? {
         // On UTF-8 bytes, as the broker reads a topic: `Character` operations walk grapheme
         // clusters, and this runs for every message in and out (perf: most of its cost).
         let bytes = topic.utf8
         let slash = UInt8(ascii: "/")
-        if bytes.starts(with: Self.owntracksLevel.utf8) { return Topic.Kind.owntracks.rawValue }
-        guard bytes.starts(with: prefix.utf8), bytes.dropFirst(prefix.utf8.count).first == slash else {
-            return "other"
-        }
+        if bytes.starts(with: Self.owntracksLevel.utf8) { return .owntracks }
+        guard bytes.starts(with: prefix.utf8), bytes.dropFirst(prefix.utf8.count).first == slash else { return nil }
         let rest = bytes.dropFirst(prefix.utf8.count + 1)
-        guard let first = rest.firstIndex(of: slash), let last = rest.lastIndex(of: slash) else { return "other" }
-        // `{path}` and `{path}/{service}` first: a walker id never takes a system or service level.
-        let kind =
-            Topic.Kind(.system, path: String(Substring(rest)))
-            ?? Topic.Kind(.service, path: String(Substring(rest[..<last])))
-            ?? Topic.Kind(.walker, path: String(Substring(rest[rest.index(after: first)...])))
-        return kind?.rawValue ?? "other"
+        guard let first = rest.firstIndex(of: slash), let last = rest.lastIndex(of: slash) else { return nil }
+        let walkerPath = String(Substring(rest[rest.index(after: first)...]))
+        // Every level that is not a walker's begins with `_` (``Topic/Kind``): a walker's topic,
+        // nearly every message, is one lookup, not four (issue 22).
+        guard rest.first == UInt8(ascii: "_") else { return Topic.Kind(.walker, path: walkerPath) }
+        let head = String(Substring(rest[..<last]))
+        return Topic.Kind(.system, path: String(Substring(rest)))
+            ?? Topic.Kind(.service, path: head)
+            ?? Topic.Kind(.servicesAboutWalker, path: head)
+            ?? Topic.Kind(.walker, path: walkerPath)
     }
 
     private static let owntracksLevel = Topic.Kind.owntracks.path + "/"

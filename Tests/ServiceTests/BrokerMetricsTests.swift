@@ -14,6 +14,9 @@ struct BrokerMetricsTests {
         // Read on UTF-8 bytes: a multi-byte level is skipped over, not miscounted.
         ("safewalk/josé/fix", "fix"), ("safewalk/🚶‍♀️/contacts/add", "contactsAdd"), ("safewalk/", "other"),
         ("owntracks", "other"),
+        // About one walker, for services only: counted by kind, not as `other`.
+        ("safewalk/_incidents/alice", "incident"), ("safewalk/_escalations/received/alice", "escalationReceived"),
+        ("safewalk/_ladder/alice", "ladder"), ("safewalk/_x/fix", "fix"),
     ])
     func kindIsReadFromTheTopicShape(topic: String, kind: String) {
         #expect(BrokerMetrics.kind(of: topic, prefix: "safewalk") == kind)
