@@ -13,7 +13,11 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         fatalError("FlatFixScanner and JSONDecoder disagree on \(String(decoding: data, as: UTF8.self))")
     }
     _ = try? SafeWalkJSON.decode(Action.self, from: data, maxBytes: 64 * 1024)
-    _ = try? SafeWalkJSON.decode(Reply.self, from: data, maxBytes: 64 * 1024)
+    // And for replies: whatever `scanReply` accepts, the full decoder reads the same.
+    let fullReply = try? SafeWalkJSON.decode(Reply.self, from: data, maxBytes: 64 * 1024)
+    if let fast = data.withUnsafeBytes(FlatFixScanner.scanReply), fullReply != fast {
+        fatalError("scanReply and JSONDecoder disagree on \(String(decoding: data, as: UTF8.self))")
+    }
     // The same for retained positions: whatever `scanPosition` accepts, the full decoder reads the same.
     if let fast = data.withUnsafeBytes(FlatFixScanner.scanPosition),
        (try? SafeWalkJSON.decode(PositionUpdate.self, from: data, maxBytes: 64 * 1024)) != fast {

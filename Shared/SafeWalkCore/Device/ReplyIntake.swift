@@ -31,11 +31,17 @@ public enum ReplyIntake {
         // the same words, and a `quickReply` that names a chip is not a boolean, so the strict
         // reading refuses it. A payload that names `text` twice is read generously first, as any
         // malformed one and as every reply was before: the two parsers need not keep the same copy.
+        // What phones send is read in one pass (``FlatFixScanner/scanReply(_:)``), which answers
+        // only what Foundation's decoder would answer the same, and leaves it everything else.
         let strict: Result<Reply, PayloadError>
-        do throws(PayloadError) {
-            strict = .success(try SafeWalkJSON.decode(Reply.self, from: payload, maxBytes: maxBytes))
-        } catch {
-            strict = .failure(error)
+        if payload.count <= maxBytes, let scanned = payload.withUnsafeBytes(FlatFixScanner.scanReply) {
+            strict = .success(scanned)
+        } else {
+            do throws(PayloadError) {
+                strict = .success(try SafeWalkJSON.decode(Reply.self, from: payload, maxBytes: maxBytes))
+            } catch {
+                strict = .failure(error)
+            }
         }
         if case .success(let reply) = strict, !namesTextTwice(payload) {
             return CryForHelp.replyIsHelp(reply.text) ? .success(.cryForHelp) : checked(reply)

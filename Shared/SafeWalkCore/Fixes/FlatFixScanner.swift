@@ -1,10 +1,10 @@
-/// A single pass over the bytes of a plain, well-formed location payload — what every phone
-/// sends — without building a JSON tree.
+/// A single pass over the bytes of a plain, well-formed location payload or reply — what every
+/// phone sends — without building a JSON tree.
 ///
 /// It only ever answers for payloads it fully understands and otherwise returns `nil`, and
-/// then ``FixDecoder`` asks Foundation's `JSONDecoder`, which stays the arbiter of every rule
-/// and every error code. So it bails out on anything unusual: escapes or non-ASCII bytes in
-/// strings, `null`, a duplicated field we read, a number `Double` cannot hold, any `_type`
+/// then ``FixDecoder`` (or ``ReplyIntake``) asks Foundation's `JSONDecoder`, which stays the
+/// arbiter of every rule and every error code. So it bails out on anything unusual: escapes in
+/// strings, non-ASCII bytes anywhere but a reply's `text` (which must be valid UTF-8), `null`, a duplicated field we read, a number `Double` cannot hold, any `_type`
 /// other than `location`, a `v` other than a plain `1`, a missing field, nesting deeper than
 /// ``maxDepth``, or anything after the closing brace. A differential test (and the fuzz target)
 /// holds it to the same answers as the full decoder.
@@ -29,6 +29,19 @@ enum FlatFixScanner {
         return PositionUpdate(fix: fix, moved: moved, lastMovedAt: lastMovedAt)
     }
 
+    /// A ``Reply`` as phones send it (`v`, `text`, `tst`, `quickReply` when tapped), or nil to
+    /// leave it to the full decoder. Both readers of `{w}/reply` decode every reply
+    /// (``ReplyIntake``): Foundation's decoder was most of what a reply cost them (issue 22).
+    /// The text may hold any UTF-8 (a quick reply's emoji) but no escape: one is left to the
+    /// full decoder, as everything else this scanner is unsure of.
+    static func scanReply(_ bytes: UnsafeRawBufferPointer) -> Reply? {
+        var reader = Reader(bytes: bytes)
+        guard let fields = reader.readFields(), fields.hasVersion, !fields.hasType, let text = fields.text,
+            let tst = fields.tst
+        else { return nil }
+        return Reply(text: text, quickReply: fields.quickReply, tst: tst)
+    }
+
     private static func fix(_ fields: Fields) -> LocationFix? {
         // Without `_type` our own format requires `v`; the full decoder words the errors.
         guard fields.hasType ? fields.isLocation : fields.hasVersion,
@@ -51,9 +64,11 @@ enum FlatFixScanner {
         var batt: Double?
         var moved: Bool?
         var lastMovedAt: Double?
+        var text: String?
+        var quickReply: Bool?
     }
 
-    private enum Key { case type, v, lat, lon, tst, acc, alt, vel, batt, moved, lastMovedAt, other }
+    private enum Key { case type, v, lat, lon, tst, acc, alt, vel, batt, moved, lastMovedAt, text, quickReply, other }
 
     private struct Reader {
         let bytes: UnsafeRawBufferPointer
@@ -106,15 +121,23 @@ enum FlatFixScanner {
             case .vel: return store(&fields.vel)
             case .batt: return store(&fields.batt)
             case .lastMovedAt: return store(&fields.lastMovedAt)
-            case .moved:
-                guard fields.moved == nil else { return false }
-                if literal("true") {
-                    fields.moved = true
-                } else if literal("false") {
-                    fields.moved = false
-                }
-                return fields.moved != nil
+            case .moved: return store(&fields.moved)
+            case .quickReply: return store(&fields.quickReply)
+            case .text:
+                guard fields.text == nil, let text = readUTF8String() else { return false }
+                fields.text = text
+                return true
             }
+        }
+
+        private mutating func store(_ field: inout Bool?) -> Bool {
+            guard field == nil else { return false }
+            if literal("true") {
+                field = true
+            } else if literal("false") {
+                field = false
+            }
+            return field != nil
         }
 
         private mutating func store(_ field: inout Double?) -> Bool {
@@ -142,6 +165,8 @@ enum FlatFixScanner {
                 if name.elementsEqual("vel".utf8) { return .vel }
                 return .other
             case 4 where name.elementsEqual("batt".utf8): return .batt
+            case 4 where name.elementsEqual("text".utf8): return .text
+            case 10 where name.elementsEqual("quickReply".utf8): return .quickReply
             case 5 where name.elementsEqual("_type".utf8): return .type
             case 5 where name.elementsEqual("moved".utf8): return .moved
             case 11 where name.elementsEqual("lastMovedAt".utf8): return .lastMovedAt
@@ -160,6 +185,22 @@ enum FlatFixScanner {
                     return UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                 }
                 guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
+                index += 1
+            }
+            return nil
+        }
+
+        /// A string without escapes or control characters, of valid UTF-8 (nil otherwise).
+        private mutating func readUTF8String() -> String? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    defer { index += 1 }
+                    return String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                }
+                guard byte >= 0x20, byte != UInt8(ascii: "\\") else { return nil }
                 index += 1
             }
             return nil
