@@ -10,7 +10,8 @@ struct FixGenerator {
     var fixesPerWalker: Int
 
     /// Every fix has `tst` in the last few minutes before `now`, inside ingest's 300 s window.
-    func messages(now: Double, seed: UInt64) -> [MQTTMessage] {
+    /// Devices publish at QoS 1; the raw baseline is also measured at QoS 0 (issue 22).
+    func messages(now: Double, seed: UInt64, qos: QoS = .atLeastOnce) -> [MQTTMessage] {
         var rng = SeededRandom(seed: seed)
         let base = now.rounded(.down) - Double(fixesPerWalker) - 40
         var positions = (0..<walkers).map { _ in
@@ -33,7 +34,7 @@ struct FixGenerator {
                     "lon":\(rounded(p.lon)),"m":2,"t":"u","tid":"\(w % 100)","tst":\(tst),"vac":4,"vel":\(4 + Int(rng.unit() * 3))}
                     """
                 result.append(
-                    MQTTMessage(topic: "owntracks/walker-\(w)/phone", payload: Data(payload.utf8), qos: .atLeastOnce))
+                    MQTTMessage(topic: "owntracks/walker-\(w)/phone", payload: Data(payload.utf8), qos: qos))
             }
         }
         return result
