@@ -4,9 +4,10 @@
 /// It only ever answers for payloads it fully understands and otherwise returns `nil`, and
 /// then ``FixDecoder`` (or ``ReplyIntake``) asks Foundation's `JSONDecoder`, which stays the
 /// arbiter of every rule and every error code. So it bails out on anything unusual: escapes in
-/// strings, non-ASCII bytes anywhere but a reply's `text` (which must be valid UTF-8), `null`, a duplicated field we read, a number `Double` cannot hold, any `_type`
-/// other than `location`, a `v` other than a plain `1`, a missing field, nesting deeper than
-/// ``maxDepth``, or anything after the closing brace. A differential test (and the fuzz target)
+/// strings, non-ASCII bytes anywhere but a reply's `text` (which must be valid UTF-8), `null`, a
+/// duplicated field we read, a number `Double` cannot hold, any `_type` other than `location`, a
+/// `v` other than a plain `1`, a missing field, nesting deeper than ``maxDepth``, or anything
+/// after the closing brace. A differential test (and the fuzz target)
 /// holds it to the same answers as the full decoder.
 ///
 /// Why it exists: Foundation decoded a 230-byte OwnTracks fix in ~10 µs, most of ingest's CPU
