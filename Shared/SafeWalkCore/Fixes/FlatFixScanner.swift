@@ -176,7 +176,16 @@ enum FlatFixScanner {
         }
 
         /// A string of printable ASCII without escapes; its bytes between the quotes.
-        private mutating func readPlainString() -> UnsafeRawBufferPointer? {
+        private mutating func readPlainString() -> UnsafeRawBufferPointer? { readStringBytes(asciiOnly: true) }
+
+        /// A string without escapes or control characters, of valid UTF-8 (nil otherwise).
+        private mutating func readUTF8String() -> String? {
+            readStringBytes(asciiOnly: false).flatMap { String(validating: $0, as: UTF8.self) }
+        }
+
+        /// The bytes between the quotes of a string with no escape and no control character
+        /// (and, if `asciiOnly`, no byte from 0x80); nil for any other.
+        private mutating func readStringBytes(asciiOnly: Bool) -> UnsafeRawBufferPointer? {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = index
             while index < bytes.count {
@@ -185,23 +194,7 @@ enum FlatFixScanner {
                     defer { index += 1 }
                     return UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                 }
-                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
-                index += 1
-            }
-            return nil
-        }
-
-        /// A string without escapes or control characters, of valid UTF-8 (nil otherwise).
-        private mutating func readUTF8String() -> String? {
-            guard take(UInt8(ascii: "\"")) else { return nil }
-            let start = index
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\"") {
-                    defer { index += 1 }
-                    return String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                }
-                guard byte >= 0x20, byte != UInt8(ascii: "\\") else { return nil }
+                guard byte >= 0x20, byte != UInt8(ascii: "\\"), !asciiOnly || byte < 0x80 else { return nil }
                 index += 1
             }
             return nil
