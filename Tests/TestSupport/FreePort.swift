@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -8,13 +9,36 @@ import Foundation
 public enum Loopback {
     /// A TCP port on 127.0.0.1 that nothing uses right now. Picked below Linux's ephemeral range
     /// (32768+), where outgoing client sockets of parallel tests would otherwise take it between
-    /// this check and the server's bind.
+    /// this check and the server's bind. Never one this process handed out in the last
+    /// ``reuseAfter`` (``claim(_:)``).
     public static func freePort() throws -> Int {
         for _ in 0..<200 {
             let port = Int.random(in: 20_000..<32_000)
-            if canBind(port) { return port }
+            if claim(port) && canBind(port) { return port }
         }
         throw HarnessError.system("no free port in 20000..<32000", EADDRINUSE)
+    }
+
+    /// How long a port handed out is not handed out again by this process.
+    static let reuseAfter: Duration = .seconds(600)
+
+    /// When each port was last handed out (or tried).
+    private static let handedOut = Mutex<[Int: ContinuousClock.Instant]>([:])
+
+    /// Takes `port` unless this process handed it out lately. Nothing holds a port between
+    /// ``freePort()`` and the server's bind, which under load can take seconds, and the tests of
+    /// one run all share this process: two stacks starting at once could each be given the same
+    /// port for their broker. The second's mosquitto then failed to bind, but the first broker
+    /// already answered on that port, so the second stack ran on the first one's broker (a CI
+    /// run's account-deletion and desk tests did, and both failed).
+    static func claim(_ port: Int) -> Bool {
+        handedOut.withLock { ports in
+            let now = ContinuousClock.now
+            if let at = ports[port], now - at < reuseAfter { return false }
+            if ports.count >= 4_096 { ports = ports.filter { now - $0.value < reuseAfter } }
+            ports[port] = now
+            return true
+        }
     }
 
     /// `count` free ports, all different. ``freePort()`` alone can return a port it returned a
