@@ -37,16 +37,7 @@ public final class HeadlessBrowser: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         logFile = directory.appendingPathComponent("chromedriver.log")
         self.client = client
-        let port = try Loopback.freePort()
-        driver = try ChildProcess(chromedriver.path, ["--port=\(port)"], logFile: logFile)
-        base = "http://127.0.0.1:\(port)"
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !Loopback.isAccepting(port: port) {
-            guard ContinuousClock.now < deadline, driver.exitStatusIfEnded() == nil else {
-                throw Failure(description: "chromedriver did not start: \(Self.tail(logFile))")
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        (driver, base) = try await Self.startDriver(chromedriver, logFile: logFile)
         let capabilities: [String: Any] = [
             "capabilities": [
                 "alwaysMatch": [
@@ -66,6 +57,31 @@ public final class HeadlessBrowser: Sendable {
             throw Failure(description: "no WebDriver session: \(answer)")
         }
         session = id
+    }
+
+    /// chromedriver on a free port, with a fresh one if another process bound the chosen port
+    /// first (a CI run once lost its browser test to "bind() failed: Address already in use",
+    /// from a port no other test had been given). Each attempt writes `log` anew.
+    private static func startDriver(_ chromedriver: URL, logFile log: URL) async throws -> (ChildProcess, String) {
+        for attempt in 1...5 {
+            let port = try Loopback.freePort()
+            try? FileManager.default.removeItem(at: log)
+            let driver = try ChildProcess(chromedriver.path, ["--port=\(port)"], logFile: log)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !Loopback.isAccepting(port: port) {
+                if driver.exitStatusIfEnded() != nil, attempt < 5, tail(log).contains("Address already in use") {
+                    break
+                }
+                guard ContinuousClock.now < deadline, driver.exitStatusIfEnded() == nil else {
+                    throw Failure(description: "chromedriver did not start: \(tail(log))")
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            if Loopback.isAccepting(port: port), driver.exitStatusIfEnded() == nil {
+                return (driver, "http://127.0.0.1:\(port)")
+            }
+        }
+        throw Failure(description: "chromedriver found no free port in 5 attempts")
     }
 
     /// Ends the session and stops the driver.
