@@ -41,6 +41,23 @@ public enum Loopback {
         }
     }
 
+    /// Runs `start`, which picks a port with ``freePort()`` and starts a server on it, again
+    /// (a fresh port each time, up to five tries) while it fails with
+    /// `HarnessError.processFailed` saying "Address already in use": a port is free when picked,
+    /// but another process may bind it before the server does.
+    public static func retryingTakenPort<Server>(
+        _ what: String, _ start: () async throws -> Server
+    ) async throws -> Server {
+        for attempt in 1...5 {
+            do {
+                return try await start()
+            } catch HarnessError.processFailed(let why) where why.contains("Address already in use") && attempt < 5 {
+                continue
+            }
+        }
+        throw HarnessError.timedOut("a free port for \(what)")
+    }
+
     /// `count` free ports, all different. ``freePort()`` alone can return a port it returned a
     /// moment ago, since nothing holds it yet: three NATS nodes once got the same port for one's
     /// MQTT listener and another's routes, and the first to bind left the other dead.

@@ -59,29 +59,23 @@ public final class HeadlessBrowser: Sendable {
         session = id
     }
 
-    /// chromedriver on a free port, with a fresh one if another process bound the chosen port
+    /// chromedriver on a free port, on a fresh one if another process bound the chosen port
     /// first (a CI run once lost its browser test to "bind() failed: Address already in use",
     /// from a port no other test had been given). Each attempt writes `log` anew.
     private static func startDriver(_ chromedriver: URL, logFile log: URL) async throws -> (ChildProcess, String) {
-        for attempt in 1...5 {
+        try await Loopback.retryingTakenPort("chromedriver") {
             let port = try Loopback.freePort()
             try? FileManager.default.removeItem(at: log)
             let driver = try ChildProcess(chromedriver.path, ["--port=\(port)"], logFile: log)
             let deadline = ContinuousClock.now + .seconds(20)
             while !Loopback.isAccepting(port: port) {
-                if driver.exitStatusIfEnded() != nil, attempt < 5, tail(log).contains("Address already in use") {
-                    break
-                }
                 guard ContinuousClock.now < deadline, driver.exitStatusIfEnded() == nil else {
-                    throw Failure(description: "chromedriver did not start: \(tail(log))")
+                    throw HarnessError.processFailed("chromedriver did not start: \(tail(log))")
                 }
                 try await Task.sleep(for: .milliseconds(20))
             }
-            if Loopback.isAccepting(port: port), driver.exitStatusIfEnded() == nil {
-                return (driver, "http://127.0.0.1:\(port)")
-            }
+            return (driver, "http://127.0.0.1:\(port)")
         }
-        throw Failure(description: "chromedriver found no free port in 5 attempts")
     }
 
     /// Ends the session and stops the driver.

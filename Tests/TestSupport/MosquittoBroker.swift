@@ -73,16 +73,11 @@ public actor MosquittoBroker {
 
     /// Makes and starts a broker, with a fresh port if another process took the chosen one first.
     public static func startRetryingPort(_ make: () throws -> MosquittoBroker) async throws -> MosquittoBroker {
-        for attempt in 1...5 {
+        try await Loopback.retryingTakenPort("mosquitto") {
             let broker = try make()
-            do {
-                try await broker.start()
-                return broker
-            } catch HarnessError.processFailed(let why) where why.contains("Address already in use") && attempt < 5 {
-                continue
-            }
+            try await broker.start()
+            return broker
         }
-        throw HarnessError.timedOut("a free port for mosquitto")
     }
 
     public func start() async throws {
