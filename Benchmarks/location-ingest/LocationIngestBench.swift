@@ -67,7 +67,7 @@ struct LocationIngestBench: AsyncParsableCommand {
             // of the two phases above are theirs alone.
             let raw0 = try await rawPhase(
                 generator.messages(now: Date().timeIntervalSince1970, seed: UInt64(round), qos: .atMostOnce),
-                port: broker.port, publishers: publishers, qos: .atMostOnce)
+                port: broker.port, publishers: publishers)
             // location-ingest fed the same QoS 0 burst: phones that do not wait for each PUBACK
             // offer about three times the rate, so this, not the QoS 1 phase, shows whether
             // ingest keeps up with the broker's fastest delivery.

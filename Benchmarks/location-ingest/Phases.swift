@@ -46,40 +46,42 @@ func secondsUntil(
         }
         try await Task.sleep(for: .milliseconds(2))
     }
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return seconds(ContinuousClock.now - start)
 }
 
-/// Baseline: a plain subscriber that only counts the messages, subscribed at `qos` (the
-/// messages' own QoS decides what the broker delivers: the lower of the two).
-///
-/// At QoS 0 the broker may drop what it cannot deliver, so the phase also ends once nothing has
-/// arrived for 5 s; the rate is then what arrived over the time until the last one did.
-func rawPhase(_ messages: [MQTTMessage], port: Int, publishers: Int, qos: QoS = .atLeastOnce) async throws -> (
+/// Seconds from `start` until `counted()` reaches all of `messages`. At QoS 0 (every message's
+/// QoS is the same) the broker may drop what it cannot deliver, so it also ends once the count
+/// has not grown for 5 s, and then gives the seconds until it last grew: the rate of what arrived.
+func secondsUntilAll(
+    _ messages: [MQTTMessage], since start: ContinuousClock.Instant, progress: () -> String,
+    counted: () -> Int
+) async throws -> Double {
+    let lossy = messages.first?.qos == .atMostOnce
+    var last = (count: -1, at: ContinuousClock.now)
+    let elapsed = try await secondsUntil(
+        start, progress: progress,
+        until: {
+            let count = counted()
+            if count != last.count { last = (count, ContinuousClock.now) }
+            return count >= messages.count || (lossy && ContinuousClock.now - last.at > .seconds(5))
+        })
+    guard last.count < messages.count else { return elapsed }
+    return seconds(last.at - start)
+}
+
+/// Baseline: a plain subscriber that only counts the messages, subscribed at their QoS.
+func rawPhase(_ messages: [MQTTMessage], port: Int, publishers: Int) async throws -> (
     seconds: Double, received: Int, highWater: Int
 ) {
+    let qos = messages.first?.qos ?? .atLeastOnce
     let subscriber = try await connect("bench-raw-\(qos.rawValue)", port: port)
     let subscription = try await subscriber.subscribe("owntracks/+/+", qos: qos)
     let count = Counter()
-    let lastArrival = Mutex(ContinuousClock.now)
-    let consumer = Task {
-        for await batch in subscription.batches {
-            count.add(batch.count)
-            lastArrival.withLock { $0 = ContinuousClock.now }
-        }
-    }
+    let consumer = Task { for await batch in subscription.batches { count.add(batch.count) } }
     let start = ContinuousClock.now
     try await publishAll(messages, port: port, publishers: publishers)
-    var seconds = try await secondsUntil(
-        start, progress: { "raw received \(count.value)" },
-        until: {
-            count.value >= messages.count
-                || (qos == .atMostOnce && ContinuousClock.now - lastArrival.withLock { $0 } > .seconds(5))
-        })
-    if count.value < messages.count {
-        let last = lastArrival.withLock { $0 } - start
-        seconds = Double(last.components.seconds) + Double(last.components.attoseconds) / 1e18
-    }
+    let seconds = try await secondsUntilAll(
+        messages, since: start, progress: { "raw received \(count.value)" }, counted: { count.value })
     let highWater = subscription.highWaterMark
     subscription.cancel()
     _ = await consumer.value
@@ -111,17 +113,11 @@ func ingestPhase(_ messages: [MQTTMessage], port: Int, publishers: Int, dataDire
     let running = Task { try await service.run() }
     let start = ContinuousClock.now
     try await publishAll(messages, port: port, publishers: publishers)
-    // At QoS 0 (every message's QoS is the same) the broker may drop what it cannot deliver:
-    // the phase also ends once nothing more has been stored for 5 s, and the count says so.
-    let lossy = messages.first?.qos == .atMostOnce
-    var lastProgress = (stored: -1, at: ContinuousClock.now)
-    let seconds = try await secondsUntil(
-        start, progress: { "\(stats.snapshot)" },
-        until: {
+    let seconds = try await secondsUntilAll(
+        messages, since: start, progress: { "\(stats.snapshot)" },
+        counted: {
             let s = stats.snapshot
-            if s.stored != lastProgress.stored { lastProgress = (s.stored, ContinuousClock.now) }
-            return (s.stored >= messages.count && s.accepted >= messages.count)
-                || (lossy && ContinuousClock.now - lastProgress.at > .seconds(5))
+            return min(s.stored, s.accepted)
         })
     let highWater = subscriptions.map(\.highWaterMark).max() ?? 0
     running.cancel()
