@@ -54,7 +54,7 @@ extension MQTTClient {
         }
         let (waiters, failed, node) = state.withLock {
             state -> (
-                [CheckedContinuation<Void, any Error>], [(CheckedContinuation<Void, any Error>, MQTTError)], MQTTNode?
+                [CheckedContinuation<Void, any Error>], [(PublishWaiter, MQTTError)], MQTTNode?
             ) in
             guard state.phase != .closed else { return ([], [], state.node) }
             state.phase = .connected
@@ -67,7 +67,7 @@ extension MQTTClient {
             // Publishes made while offline go out now, in the order they were made.
             let parked = state.offlinePublishes
             state.offlinePublishes = []
-            var failed: [(CheckedContinuation<Void, any Error>, MQTTError)] = []
+            var failed: [(PublishWaiter, MQTTError)] = []
             for entry in parked {
                 if case .failed(let error) = sendLocked(entry.message, waiter: entry.waiter, state: &state) {
                     failed.append((entry.waiter, error))
@@ -83,7 +83,7 @@ extension MQTTClient {
                 "node": "\(node.map(\.description) ?? "?")", "sessionPresent": "\(sessionPresent)",
             ])
         for waiter in waiters { waiter.resume() }
-        for (waiter, error) in failed { waiter.resume(throwing: error) }
+        for (waiter, error) in failed { waiter.fail(error) }
     }
 
     private func didDisconnect(returnCode: Int32) {
@@ -106,7 +106,7 @@ extension MQTTClient {
 
     private func didAcknowledgePublish(messageID: Int32) {
         let waiter = state.withLock { $0.publishWaiters.removeValue(forKey: messageID) }
-        waiter?.resume()
+        waiter?.succeed()
     }
 
     private func didAcknowledgeSubscribe(messageID: Int32, granted: [Int32]) {

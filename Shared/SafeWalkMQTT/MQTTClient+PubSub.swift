@@ -22,7 +22,7 @@ extension MQTTClient {
                 // so a fast PUBACK cannot arrive before anyone waits for it.
                 let failure: MQTTError? = state.withLock { state in
                     guard state.phase != .closed, state.phase != .idle else { return .shutDown }
-                    switch sendLocked(message, waiter: continuation, state: &state) {
+                    switch sendLocked(message, waiter: .one(continuation), state: &state) {
                     case .sent(let mid): box.set(.sent(mid))
                     case .queued(let ticket): box.set(.queued(ticket))
                     case .failed(let error): return error
@@ -32,7 +32,7 @@ extension MQTTClient {
                 if let failure { continuation.resume(throwing: failure) }
             }
         } onCancel: {
-            let waiter: CheckedContinuation<Void, any Error>? = state.withLock { state in
+            let waiter: PublishWaiter? = state.withLock { state in
                 switch box.get() {
                 case .sent(let mid): return state.publishWaiters.removeValue(forKey: mid)
                 case .queued(let ticket):
@@ -43,7 +43,7 @@ extension MQTTClient {
                 case nil: return nil
                 }
             }
-            waiter?.resume(throwing: CancellationError())
+            waiter?.fail(CancellationError())
         }
         configuration.observer?.didPublish(topic: message.topic, qos: message.qos)
     }
@@ -57,7 +57,7 @@ extension MQTTClient {
     /// Hands a QoS 1/2 message to libmosquitto, or parks it until the next connect when offline
     /// (libmosquitto refuses publishes while disconnected). Call with the state lock held.
     func sendLocked(
-        _ message: MQTTMessage, waiter: CheckedContinuation<Void, any Error>,
+        _ message: MQTTMessage, waiter: PublishWaiter,
         state: inout MQTTClientState
     ) -> SendOutcome {
         var mid: Int32 = 0

@@ -223,7 +223,7 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
             state.registrations = [:]
             return (state.drainAllWaiters(), buffers)
         }
-        for waiter in waiters { waiter.resume(throwing: MQTTError.shutDown) }
+        for waiter in waiters { waiter.fail(MQTTError.shutDown) }
         for buffer in buffers { buffer.finish() }
     }
 

@@ -16,9 +16,9 @@ struct MQTTClientState {
     var refusal: MQTTError?
 
     /// QoS 1/2 publishes waiting for PUBACK/PUBCOMP, by message id.
-    var publishWaiters: [Int32: CheckedContinuation<Void, any Error>] = [:]
+    var publishWaiters: [Int32: PublishWaiter] = [:]
     /// QoS 1/2 publishes made while offline, sent in order on the next connect.
-    var offlinePublishes: [(ticket: UInt64, message: MQTTMessage, waiter: CheckedContinuation<Void, any Error>)] = []
+    var offlinePublishes: [(ticket: UInt64, message: MQTTMessage, waiter: PublishWaiter)] = []
     var nextTicket: UInt64 = 0
     /// SUBSCRIBE packets on the wire, by message id.
     var inflightSubscribes: [Int32: String] = [:]
@@ -52,10 +52,11 @@ struct MQTTClientState {
     }
 
     /// Takes every waiter out, so they can be resumed outside the lock.
-    mutating func drainAllWaiters() -> [CheckedContinuation<Void, any Error>] {
-        var all = Array(connectWaiters.values) + Array(publishWaiters.values) + offlinePublishes.map(\.waiter)
+    mutating func drainAllWaiters() -> [PublishWaiter] {
+        var all = connectWaiters.values.map(PublishWaiter.one) + Array(publishWaiters.values)
+        all += offlinePublishes.map(\.waiter)
         offlinePublishes = []
-        for waiters in subscribeWaiters.values { all += waiters }
+        for waiters in subscribeWaiters.values { all += waiters.map(PublishWaiter.one) }
         connectWaiters = [:]
         publishWaiters = [:]
         subscribeWaiters = [:]

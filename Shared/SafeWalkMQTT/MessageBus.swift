@@ -5,6 +5,10 @@ import Foundation
 public protocol MessageBus: Sendable {
     /// Returns once the message is as safe as its QoS promises (acknowledged for QoS 1/2).
     func publish(_ message: MQTTMessage) async throws
+    /// Publishes every message and returns once each is as safe as its QoS promises, or failed:
+    /// each one's error, nil where it was delivered. Publishes the messages concurrently, but a
+    /// conformer may write them together (``MQTTClient``).
+    func publish(all messages: [MQTTMessage]) async -> [(any Error)?]
     /// Messages whose topic matches `filter`, retained ones included.
     func subscribe(_ filter: String, qos: QoS) async throws -> MQTTSubscription
     /// Removes `filter` at the broker and ends every subscription to it.
@@ -17,6 +21,25 @@ public protocol MessageBus: Sendable {
 }
 
 extension MessageBus {
+    /// One task per message: what a bus with no cheaper way to send a batch does.
+    public func publish(all messages: [MQTTMessage]) async -> [(any Error)?] {
+        await withTaskGroup(of: (Int, (any Error)?).self) { group in
+            for (index, message) in messages.enumerated() {
+                group.addTask {
+                    do {
+                        try await publish(message)
+                        return (index, nil)
+                    } catch {
+                        return (index, error)
+                    }
+                }
+            }
+            var outcomes: [(any Error)?] = Array(repeating: nil, count: messages.count)
+            for await (index, outcome) in group { outcomes[index] = outcome }
+            return outcomes
+        }
+    }
+
     public func publish(_ topic: String, payload: Data, qos: QoS = .atLeastOnce, retain: Bool = false) async throws {
         try await publish(MQTTMessage(topic: topic, payload: payload, qos: qos, retain: retain))
     }
