@@ -28,37 +28,40 @@ struct PositionPublisher: Sendable {
         into[walker] = newest
     }
 
-    /// All concurrently: awaiting each PUBACK in turn would cap ingest at one round trip per walker.
+    /// All as one batch (``MessageBus/publish(all:)``): awaiting each PUBACK in turn would cap
+    /// ingest at one round trip per walker, and a task per position cost a TCP send and a
+    /// wake-up each.
     func publish(_ positions: [WalkerID: PositionUpdate]) async {
         guard !positions.isEmpty else { return }
-        let published = await withTaskGroup(of: Bool.self) { group in
-            for (walker, update) in positions {
-                let payload: Data
-                do {
-                    payload = try update.jsonPayload()
-                } catch {
-                    // Skips this walker's position this round; the next fix publishes it.
-                    SwallowedErrors.record(
-                        error, service: .locationIngest, site: "position_encode", message: "position not encodable",
-                        logger: logger, metadata: ["walker": "\(walker)"])
-                    continue
-                }
-                let topic = Topic.position(walker).name(prefix: prefix)
-                group.addTask {
-                    do {
-                        try await bus.publish(
-                            MQTTMessage(topic: topic, payload: payload, qos: .atLeastOnce, retain: true))
-                        return true
-                    } catch is CancellationError {
-                        return false  // shutting down; the broker has the previous position
-                    } catch {
-                        logger.warning(
-                            "position not published", metadata: ["walker": "\(walker)", "error": "\(error)"])
-                        return false
-                    }
-                }
+        var walkers: [WalkerID] = []
+        var messages: [MQTTMessage] = []
+        walkers.reserveCapacity(positions.count)
+        messages.reserveCapacity(positions.count)
+        for (walker, update) in positions {
+            let payload: Data
+            do {
+                payload = try update.jsonPayload()
+            } catch {
+                // Skips this walker's position this round; the next fix publishes it.
+                SwallowedErrors.record(
+                    error, service: .locationIngest, site: "position_encode", message: "position not encodable",
+                    logger: logger, metadata: ["walker": "\(walker)"])
+                continue
             }
-            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            walkers.append(walker)
+            messages.append(
+                MQTTMessage(
+                    topic: Topic.position(walker).name(prefix: prefix), payload: payload, qos: .atLeastOnce,
+                    retain: true))
+        }
+        var published = 0
+        for (walker, outcome) in zip(walkers, await bus.publish(all: messages)) {
+            switch outcome {
+            case nil: published += 1
+            case is CancellationError: break  // shutting down; the broker has the previous position
+            case let error?:
+                logger.warning("position not published", metadata: ["walker": "\(walker)", "error": "\(error)"])
+            }
         }
         stats.recordPublished(published)
     }
