@@ -32,17 +32,7 @@ extension MQTTClient {
                 if let failure { continuation.resume(throwing: failure) }
             }
         } onCancel: {
-            let waiter: PublishWaiter? = state.withLock { state in
-                switch box.get() {
-                case .sent(let mid): return state.publishWaiters.removeValue(forKey: mid)
-                case .queued(let ticket):
-                    guard let index = state.offlinePublishes.firstIndex(where: { $0.ticket == ticket }) else {
-                        return nil
-                    }
-                    return state.offlinePublishes.remove(at: index).waiter
-                case nil: return nil
-                }
-            }
+            let waiter = state.withLock { state in box.get().flatMap { state.removeWaiter(of: $0) } }
             waiter?.fail(CancellationError())
         }
         configuration.observer?.didPublish(topic: message.topic, qos: message.qos)

@@ -57,18 +57,7 @@ extension MQTTClient {
             }
             return await batch.outcomes()
         } onCancel: {
-            let waiting: [PublishWaiter] = state.withLock { state in
-                tickets.all.compactMap { ticket in
-                    switch ticket {
-                    case .sent(let mid): return state.publishWaiters.removeValue(forKey: mid)
-                    case .queued(let ticket):
-                        guard let index = state.offlinePublishes.firstIndex(where: { $0.ticket == ticket }) else {
-                            return nil
-                        }
-                        return state.offlinePublishes.remove(at: index).waiter
-                    }
-                }
-            }
+            let waiting = state.withLock { state in tickets.all.compactMap { state.removeWaiter(of: $0) } }
             // Messages not handed over yet are settled as they come (``send`` checks).
             for waiter in waiting { waiter.fail(CancellationError()) }
         }

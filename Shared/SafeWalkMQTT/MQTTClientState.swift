@@ -51,6 +51,17 @@ struct MQTTClientState {
         }
     }
 
+    /// Takes out the waiter of one publish, on the wire or parked offline, if it still waits
+    /// (its caller was cancelled; resume it outside the lock).
+    mutating func removeWaiter(of ticket: PublishTicketBox.Ticket) -> PublishWaiter? {
+        switch ticket {
+        case .sent(let mid): return publishWaiters.removeValue(forKey: mid)
+        case .queued(let ticket):
+            guard let index = offlinePublishes.firstIndex(where: { $0.ticket == ticket }) else { return nil }
+            return offlinePublishes.remove(at: index).waiter
+        }
+    }
+
     /// Takes every waiter out, so they can be resumed outside the lock.
     mutating func drainAllWaiters() -> [PublishWaiter] {
         var all = connectWaiters.values.map(PublishWaiter.one) + Array(publishWaiters.values)
