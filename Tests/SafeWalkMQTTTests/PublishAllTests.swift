@@ -73,11 +73,29 @@ struct PublishAllTests {
         await broker.stop()
         let batch = (0..<10).map { MQTTMessage(topic: "batch/cancel", string: "\($0)", qos: .atLeastOnce) }
         let sending = Task { await publisher.publish(all: batch) }
-        try await Task.sleep(for: .milliseconds(200))
+        try await eventually("the batch parked until the broker is back", within: 10) {
+            publisher.state.withLock { $0.offlinePublishes.count } == 10
+        }
         sending.cancel()
         let outcomes = try await withTimeout(10, "the cancelled batch settled") { await sending.value }
         #expect(outcomes.count == 10)
         #expect(outcomes.allSatisfy { $0 is CancellationError })
+        #expect(publisher.state.withLock { $0.offlinePublishes.isEmpty })
+        await publisher.shutdown(); await broker.shutdown()
+    }
+
+    @Test func cancellingASinglePublishThatWaitsForTheBrokerEndsItAndLeavesNoWaiter() async throws {
+        let broker = try await MosquittoBroker.start()
+        let publisher = try await broker.client()
+        await broker.stop()
+        let sending = Task { try await publisher.publish("batch/cancel-one", string: "one") }
+        try await eventually("the publish parked until the broker is back", within: 10) {
+            publisher.state.withLock { $0.offlinePublishes.count } == 1
+        }
+        sending.cancel()
+        let outcome = try await withTimeout(10, "the cancelled publish") { await sending.result }
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        #expect(publisher.state.withLock { $0.offlinePublishes.isEmpty })
         await publisher.shutdown(); await broker.shutdown()
     }
 
