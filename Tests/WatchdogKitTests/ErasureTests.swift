@@ -63,6 +63,11 @@ import WatchdogKit
         try await h.act("alice", .needHelp)
         _ = try await escalations.first(1)
         try await eventually("escalation marked sent") { try h.store.escalationCount().unsent == 0 }
+        // The alert status goes out in the retained lane, which nothing orders with the
+        // escalation's: counted before it was out, it once came out during the refusal (CI).
+        try await eventually("the alert status published") {
+            try h.bus.published(matching: "safewalk/alice/status").last?.decoded(WatchStatus.self).state == .alert
+        }
         let before = try h.store.loadWatches()
         let statusesBefore = h.bus.published(matching: "safewalk/alice/status").count
 
