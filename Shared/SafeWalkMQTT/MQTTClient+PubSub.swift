@@ -8,34 +8,52 @@ extension MQTTClient {
     /// wait but not the delivery already queued.
     public func publish(_ message: MQTTMessage) async throws {
         if message.qos == .atMostOnce {
-            let rc = message.payload.withUnsafeBytes { bytes in
-                mosquitto_publish(handle, nil, message.topic, Int32(bytes.count), bytes.baseAddress, 0, message.retain)
-            }
-            guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw MosquittoLibrary.error(rc, topic: message.topic) }
+            if let failure = sendAtMostOnce(message) { throw failure }
             configuration.observer?.didPublish(topic: message.topic, qos: message.qos)
             return
         }
-        let box = PublishTicketBox()
+        let tickets = PublishTickets()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                // The lock is held across mosquitto_publish and the registration of the message id,
-                // so a fast PUBACK cannot arrive before anyone waits for it.
-                let failure: MQTTError? = state.withLock { state in
-                    guard state.phase != .closed, state.phase != .idle else { return .shutDown }
-                    switch sendLocked(message, waiter: .one(continuation), state: &state) {
-                    case .sent(let mid): box.set(.sent(mid))
-                    case .queued(let ticket): box.set(.queued(ticket))
-                    case .failed(let error): return error
-                    }
-                    return nil
+                if let failure = register(message, as: .one(continuation), tickets: tickets) {
+                    continuation.resume(throwing: failure)
                 }
-                if let failure { continuation.resume(throwing: failure) }
             }
         } onCancel: {
-            let waiter = state.withLock { state in box.get().flatMap { state.removeWaiter(of: $0) } }
-            waiter?.fail(CancellationError())
+            failWaiting(tickets, with: CancellationError())
         }
         configuration.observer?.didPublish(topic: message.topic, qos: message.qos)
+    }
+
+    /// Writes a QoS 0 message, which nothing acknowledges; the error if libmosquitto refused it.
+    func sendAtMostOnce(_ message: MQTTMessage) -> MQTTError? {
+        let rc = message.payload.withUnsafeBytes { bytes in
+            mosquitto_publish(handle, nil, message.topic, Int32(bytes.count), bytes.baseAddress, 0, message.retain)
+        }
+        return rc == MOSQ_ERR_SUCCESS.rawValue ? nil : MosquittoLibrary.error(rc, topic: message.topic)
+    }
+
+    /// Hands a QoS 1/2 message over with `waiter` registered for its acknowledgement and its
+    /// ticket kept in `tickets`; the error if it failed at once (`waiter` is then not registered).
+    /// The lock is held across mosquitto_publish and the registration of the message id, so a
+    /// fast PUBACK cannot arrive before anyone waits for it.
+    func register(_ message: MQTTMessage, as waiter: PublishWaiter, tickets: PublishTickets) -> MQTTError? {
+        state.withLock { state in
+            guard state.phase != .closed, state.phase != .idle else { return .shutDown }
+            switch sendLocked(message, waiter: waiter, state: &state) {
+            case .sent(let mid): tickets.append(.sent(mid))
+            case .queued(let ticket): tickets.append(.queued(ticket))
+            case .failed(let error): return error
+            }
+            return nil
+        }
+    }
+
+    /// Fails every publish of `tickets` still waiting (its caller was cancelled); what was handed
+    /// over is not taken back.
+    func failWaiting(_ tickets: PublishTickets, with error: any Error) {
+        let waiting = state.withLock { state in tickets.all.compactMap { state.removeWaiter(of: $0) } }
+        for waiter in waiting { waiter.fail(error) }
     }
 
     enum SendOutcome {
@@ -149,14 +167,14 @@ extension MQTTClient {
     }
 }
 
-/// Where a publish is (on the wire with a message id, or parked offline), shared between the
-/// publishing task and its cancellation handler.
-final class PublishTicketBox: Sendable {
+/// Where each publish of one caller went (on the wire with a message id, or parked offline),
+/// shared between the publishing task and its cancellation handler.
+final class PublishTickets: Sendable {
     enum Ticket {
         case sent(Int32)
         case queued(UInt64)
     }
-    private let value = Mutex<Ticket?>(nil)
-    func set(_ ticket: Ticket) { value.withLock { $0 = ticket } }
-    func get() -> Ticket? { value.withLock { $0 } }
+    private let value = Mutex<[Ticket]>([])
+    func append(_ ticket: Ticket) { value.withLock { $0.append(ticket) } }
+    var all: [Ticket] { value.withLock { $0 } }
 }

@@ -1,6 +1,5 @@
 import CMosquitto
 import Foundation
-import Synchronization
 
 extension MQTTClient {
     /// Publishes a batch: every message is handed to libmosquitto at once, written to the socket
@@ -46,7 +45,7 @@ extension MQTTClient {
     /// One window of a batch: written corked, then every acknowledgement awaited.
     private func publish(window messages: [MQTTMessage]) async -> [(any Error)?] {
         let batch = PublishBatch(count: messages.count)
-        let tickets = BatchTickets()
+        let tickets = PublishTickets()
         return await withTaskCancellationHandler {
             withCorkedSocket {
                 for (index, message) in messages.enumerated() {
@@ -57,37 +56,19 @@ extension MQTTClient {
             }
             return await batch.outcomes()
         } onCancel: {
-            let waiting = state.withLock { state in tickets.all.compactMap { state.removeWaiter(of: $0) } }
             // Messages not handed over yet are settled as they come (``send`` checks).
-            for waiter in waiting { waiter.fail(CancellationError()) }
+            failWaiting(tickets, with: CancellationError())
         }
     }
 
     /// Hands one message of a batch over; the error if it failed at once. QoS 0 is written and
     /// settled here; QoS 1/2 is settled by its acknowledgement (``PublishWaiter``).
-    private func send(
-        _ message: MQTTMessage, as waiter: PublishWaiter, tickets: BatchTickets
-    ) -> (any Error)? {
+    private func send(_ message: MQTTMessage, as waiter: PublishWaiter, tickets: PublishTickets) -> (any Error)? {
         if Task.isCancelled { return CancellationError() }
-        if message.qos == .atMostOnce {
-            let rc = message.payload.withUnsafeBytes { bytes in
-                mosquitto_publish(handle, nil, message.topic, Int32(bytes.count), bytes.baseAddress, 0, message.retain)
-            }
-            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return MosquittoLibrary.error(rc, topic: message.topic) }
-            waiter.succeed()
-            return nil
-        }
-        // As in publish(_:): the lock is held across mosquitto_publish and the registration of the
-        // message id, so a fast PUBACK cannot arrive before anyone waits for it.
-        return state.withLock { state -> MQTTError? in
-            guard state.phase != .closed, state.phase != .idle else { return .shutDown }
-            switch sendLocked(message, waiter: waiter, state: &state) {
-            case .sent(let mid): tickets.append(.sent(mid))
-            case .queued(let ticket): tickets.append(.queued(ticket))
-            case .failed(let error): return error
-            }
-            return nil
-        }
+        guard message.qos == .atMostOnce else { return register(message, as: waiter, tickets: tickets) }
+        if let failure = sendAtMostOnce(message) { return failure }
+        waiter.succeed()
+        return nil
     }
 
     /// The connection's socket, -1 while there is none (tests read its TCP counters).
@@ -96,15 +77,16 @@ extension MQTTClient {
     /// Runs `body` with the socket corked (`TCP_CORK`): the packets it writes wait in the kernel
     /// and leave, when it ends, in as few full segments as they fill. The cork is taken out
     /// whatever happens; the kernel itself sends corked data after 200 ms at the latest.
+    /// Writes made meanwhile by the network thread (acknowledgements, pings) wait with them, for
+    /// as long as `body` runs. A reconnect between the two calls at worst corks and uncorks a
+    /// socket that has just been closed, or the one that replaced it, for that moment.
+    ///
     /// Best effort: while the network thread is inside one of our callbacks (handing over a
     /// message, resuming an acknowledged publish), libmosquitto does not write from the
     /// publishing thread but leaves the packets to the network thread, which may write them
     /// after the cork is out, one segment each as before.
-    /// Writes made meanwhile by the network thread (acknowledgements, pings) wait with them, for
-    /// as long as `body` runs. A reconnect between the two calls at worst corks and uncorks a
-    /// socket that has just been closed, or the one that replaced it, for that moment.
     func withCorkedSocket<T>(_ body: () -> T) -> T {
-        let socket = mosquitto_socket(handle)
+        let socket = socketDescriptor
         guard socket >= 0 else { return body() }
         var on: Int32 = 1
         setsockopt(socket, Int32(IPPROTO_TCP), TCP_CORK, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -114,12 +96,4 @@ extension MQTTClient {
         }
         return body()
     }
-}
-
-/// Where each message of a batch went (on the wire, or parked offline), shared between the
-/// publishing task and its cancellation handler.
-final class BatchTickets: Sendable {
-    private let value = Mutex<[PublishTicketBox.Ticket]>([])
-    func append(_ ticket: PublishTicketBox.Ticket) { value.withLock { $0.append(ticket) } }
-    var all: [PublishTicketBox.Ticket] { value.withLock { $0 } }
 }

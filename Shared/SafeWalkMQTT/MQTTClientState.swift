@@ -53,7 +53,7 @@ struct MQTTClientState {
 
     /// Takes out the waiter of one publish, on the wire or parked offline, if it still waits
     /// (its caller was cancelled; resume it outside the lock).
-    mutating func removeWaiter(of ticket: PublishTicketBox.Ticket) -> PublishWaiter? {
+    mutating func removeWaiter(of ticket: PublishTickets.Ticket) -> PublishWaiter? {
         switch ticket {
         case .sent(let mid): return publishWaiters.removeValue(forKey: mid)
         case .queued(let ticket):
