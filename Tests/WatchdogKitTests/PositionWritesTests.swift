@@ -53,6 +53,20 @@ import Testing
         #expect(writes.takeDue(now: 0, all: true) == [bob, carol])
     }
 
+    /// At walking pace each walker's wait ends at an instant of its own; once one is over, those
+    /// ending within half the delay go with it, so their rows share a commit.
+    @Test func aDueWriteTakesTheWaitsEndingWithinHalfTheDelay() {
+        var writes = PositionWrites(delay: 10)
+        writes.wait(alice, now: 100)
+        writes.wait(bob, now: 103)
+        writes.wait(carol, now: 106)
+        #expect(writes.takeDue(now: 109.9).isEmpty, "nothing is written before one wait is over")
+        #expect(writes.takeDue(now: 110) == [alice, bob], "bob's wait ends at 113, within 5 s")
+        #expect(writes.dueAt() == 116)
+        #expect(writes.takeDue(now: 115).isEmpty)
+        #expect(writes.takeDue(now: 116) == [carol])
+    }
+
     @Test func theDelayStaysWithinAQuarterOfNoMovement() {
         #expect(PositionWrites.effectiveDelay(10, noMovementAfter: 120) == 10)
         #expect(PositionWrites.effectiveDelay(60, noMovementAfter: 120) == 30)
