@@ -7,21 +7,21 @@ import Logging
 extension MQTTClient {
     func installCallbacks() {
         mosquitto_connect_with_flags_callback_set(handle) { _, userData, rc, flags in
-            MQTTClient.from(userData)?.didConnect(returnCode: rc, sessionPresent: flags & 1 == 1)
+            MQTTClient.from(userData)?.inCallback { $0.didConnect(returnCode: rc, sessionPresent: flags & 1 == 1) }
         }
         mosquitto_disconnect_callback_set(handle) { _, userData, rc in
-            MQTTClient.from(userData)?.didDisconnect(returnCode: rc)
+            MQTTClient.from(userData)?.inCallback { $0.didDisconnect(returnCode: rc) }
         }
         mosquitto_publish_callback_set(handle) { _, userData, mid in
-            MQTTClient.from(userData)?.didAcknowledgePublish(messageID: mid)
+            MQTTClient.from(userData)?.inCallback { $0.didAcknowledgePublish(messageID: mid) }
         }
         mosquitto_subscribe_callback_set(handle) { _, userData, mid, count, granted in
             let grants = (0..<Int(count)).map { granted?[$0] ?? 0x80 }
-            MQTTClient.from(userData)?.didAcknowledgeSubscribe(messageID: mid, granted: grants)
+            MQTTClient.from(userData)?.inCallback { $0.didAcknowledgeSubscribe(messageID: mid, granted: grants) }
         }
         mosquitto_message_callback_set(handle) { _, userData, message in
             guard let message, let client = MQTTClient.from(userData) else { return }
-            client.didReceive(message.pointee)
+            client.inCallback { $0.didReceive(message.pointee) }
         }
         // Only when tracing: with a log callback set libmosquitto formats a line (vsnprintf) for
         // every packet it sends or receives, which nothing reads at any other level.
@@ -32,6 +32,13 @@ extension MQTTClient {
                     "libmosquitto", metadata: ["level": "\(level)", "text": "\(String(cString: text))"])
             }
         }
+    }
+
+    /// Runs one callback's work, counted in ``callbacksRunning``.
+    private func inCallback(_ work: (MQTTClient) -> Void) {
+        callbacksRunning.add(1, ordering: .relaxed)
+        defer { callbacksRunning.subtract(1, ordering: .releasing) }
+        work(self)
     }
 
     private static func from(_ userData: UnsafeMutableRawPointer?) -> MQTTClient? {

@@ -28,6 +28,10 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
     private let selfRetain = Mutex<Unmanaged<MQTTClient>?>(nil)
     /// Wakes the network thread from a reconnect's wait, at shutdown.
     let networkThreadWake = DispatchSemaphore(value: 0)
+    /// Callbacks the network thread is inside now (0 or 1). While it is in one, libmosquitto
+    /// leaves every packet published from another thread for the network thread to write, so a
+    /// batch's cork cannot hold them (``publish(all:)``); tests wait for 0 before measuring that.
+    let callbacksRunning = Atomic<Int>(0)
     /// Signalled once as the network thread ends.
     let networkThreadDone = DispatchSemaphore(value: 0)
 
@@ -223,7 +227,7 @@ public final class MQTTClient: MessageBus, @unchecked Sendable {
             state.registrations = [:]
             return (state.drainAllWaiters(), buffers)
         }
-        for waiter in waiters { waiter.fail(MQTTError.shutDown) }
+        waiters.fail(MQTTError.shutDown)
         for buffer in buffers { buffer.finish() }
     }
 

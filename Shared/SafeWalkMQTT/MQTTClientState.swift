@@ -62,15 +62,27 @@ struct MQTTClientState {
         }
     }
 
+    /// Every waiter taken out at shutdown, to be failed outside the lock: the callers of
+    /// connect and subscribe, and the publishes sent or parked.
+    struct DrainedWaiters {
+        var connectsAndSubscribes: [CheckedContinuation<Void, any Error>]
+        var publishes: [PublishWaiter]
+
+        func fail(_ error: any Error) {
+            for caller in connectsAndSubscribes { caller.resume(throwing: error) }
+            for waiter in publishes { waiter.fail(error) }
+        }
+    }
+
     /// Takes every waiter out, so they can be resumed outside the lock.
-    mutating func drainAllWaiters() -> [PublishWaiter] {
-        var all = connectWaiters.values.map(PublishWaiter.one) + Array(publishWaiters.values)
-        all += offlinePublishes.map(\.waiter)
-        offlinePublishes = []
-        for waiters in subscribeWaiters.values { all += waiters.map(PublishWaiter.one) }
+    mutating func drainAllWaiters() -> DrainedWaiters {
+        let drained = DrainedWaiters(
+            connectsAndSubscribes: Array(connectWaiters.values) + subscribeWaiters.values.flatMap { $0 },
+            publishes: Array(publishWaiters.values) + offlinePublishes.map(\.waiter))
         connectWaiters = [:]
-        publishWaiters = [:]
         subscribeWaiters = [:]
-        return all
+        publishWaiters = [:]
+        offlinePublishes = []
+        return drained
     }
 }

@@ -32,13 +32,18 @@ struct PublishAllTests {
         let singles = try segmentsSent(by: publisher) - beforeSingles
 
         // libmosquitto writes from the publishing thread only while its network thread is not
-        // inside a callback; when it is (it resumes the last acknowledged publish from one), the
-        // packets wait for the network thread and may leave after the cork is out. So the batch
-        // is tried up to three times. Measured here: corked, 1–5 segments on an idle machine and
-        // 19 under the full suite's load (the kernel sends corked data after 200 ms); without the
-        // cork 40 idle, each publish then being its own segment unless the socket backs up.
+        // inside a callback; when it is (it resumes the last acknowledged publish from one, and
+        // under load it can be descheduled there), the packets wait for the network thread and
+        // leave one by one after the cork is out. So each try starts once the network thread is
+        // out of its callbacks, and the batch is tried up to three times. Measured here: corked,
+        // 1–5 segments on an idle machine and 19 under the full suite's load (the kernel sends
+        // corked data after 200 ms); without the cork 40 idle, each publish then being its own
+        // segment unless the socket backs up.
         var batches: [UInt32] = []
         for _ in 0..<3 {
+            try await eventually("the network thread out of its callbacks") {
+                publisher.callbacksRunning.load(ordering: .acquiring) == 0
+            }
             let before = try segmentsSent(by: publisher)
             let outcomes = await publisher.publish(all: messages)
             #expect(outcomes.allSatisfy { $0 == nil })
