@@ -27,9 +27,9 @@ struct PublishAllTests {
         let payload = String(repeating: "x", count: 100)
         let messages = (0..<90).map { _ in MQTTMessage(topic: "batch/segments", string: payload, qos: .atLeastOnce) }
 
-        let beforeSingles = try segmentsSent(by: publisher)
+        let beforeSingles = try publisher.dataSegmentsSent()
         for message in messages { try await publisher.publish(message) }
-        let singles = try segmentsSent(by: publisher) - beforeSingles
+        let singles = try publisher.dataSegmentsSent() - beforeSingles
 
         // libmosquitto writes from the publishing thread only while its network thread is not
         // inside a callback; when it is (it resumes the last acknowledged publish from one, and
@@ -44,10 +44,10 @@ struct PublishAllTests {
             try await eventually("the network thread out of its callbacks") {
                 publisher.callbacksRunning.load(ordering: .acquiring) == 0
             }
-            let before = try segmentsSent(by: publisher)
+            let before = try publisher.dataSegmentsSent()
             let outcomes = await publisher.publish(all: messages)
             #expect(outcomes.allSatisfy { $0 == nil })
-            batches.append(try segmentsSent(by: publisher) - before)
+            batches.append(try publisher.dataSegmentsSent() - before)
             if batches.last! <= 25 { break }
         }
 
@@ -112,21 +112,5 @@ struct PublishAllTests {
         let outcomes = await publisher.publish(all: batch)
         #expect(outcomes.allSatisfy { ($0 as? MQTTError) == .shutDown })
         await broker.shutdown()
-    }
-
-    /// TCP segments with data the client's socket has sent (`tcpi_data_segs_out` of Linux's
-    /// `TCP_INFO`, at byte 156 of `struct tcp_info` in linux/tcp.h; glibc's copy of the struct
-    /// ends before it). Not `tcpi_segs_out`, which also counts the bare ACKs of the broker's
-    /// PUBACKs.
-    private func segmentsSent(by client: MQTTClient) throws -> UInt32 {
-        let socket = client.socketDescriptor
-        try #require(socket >= 0)
-        var info = [UInt8](repeating: 0, count: 232)
-        var length = socklen_t(info.count)
-        let rc = info.withUnsafeMutableBytes {
-            getsockopt(socket, Int32(IPPROTO_TCP), TCP_INFO, $0.baseAddress, &length)
-        }
-        try #require(rc == 0 && length >= 160)
-        return info.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 156, as: UInt32.self) }
     }
 }
