@@ -76,7 +76,7 @@ extension MQTTClient {
             state.offlinePublishes = []
             var failed: [(PublishWaiter, MQTTError)] = []
             for entry in parked {
-                if case .failed(let error) = sendLocked(entry.message, waiter: entry.waiter, state: &state) {
+                if case .failure(let error) = sendLocked(entry.message, waiter: entry.waiter, state: &state) {
                     failed.append((entry.waiter, error))
                 }
             }

@@ -41,11 +41,11 @@ extension MQTTClient {
         state.withLock { state in
             guard state.phase != .closed, state.phase != .idle else { return .shutDown }
             switch sendLocked(message, waiter: waiter, state: &state) {
-            case .sent(let mid): tickets.append(.sent(mid))
-            case .queued(let ticket): tickets.append(.queued(ticket))
-            case .failed(let error): return error
+            case .success(let ticket):
+                tickets.append(ticket)
+                return nil
+            case .failure(let error): return error
             }
-            return nil
         }
     }
 
@@ -56,18 +56,13 @@ extension MQTTClient {
         for waiter in waiting { waiter.fail(error) }
     }
 
-    enum SendOutcome {
-        case sent(Int32)
-        case queued(UInt64)
-        case failed(MQTTError)
-    }
-
     /// Hands a QoS 1/2 message to libmosquitto, or parks it until the next connect when offline
-    /// (libmosquitto refuses publishes while disconnected). Call with the state lock held.
+    /// (libmosquitto refuses publishes while disconnected): where it went, or why it failed. Call
+    /// with the state lock held.
     func sendLocked(
         _ message: MQTTMessage, waiter: PublishWaiter,
         state: inout MQTTClientState
-    ) -> SendOutcome {
+    ) -> Result<PublishTickets.Ticket, MQTTError> {
         var mid: Int32 = 0
         let rc = message.payload.withUnsafeBytes { bytes in
             mosquitto_publish(
@@ -77,14 +72,14 @@ extension MQTTClient {
         switch rc {
         case MOSQ_ERR_SUCCESS.rawValue:
             state.publishWaiters[mid] = waiter
-            return .sent(mid)
+            return .success(.sent(mid))
         case MOSQ_ERR_NO_CONN.rawValue:
             let ticket = state.nextTicket
             state.nextTicket += 1
             state.offlinePublishes.append((ticket, message, waiter))
-            return .queued(ticket)
+            return .success(.queued(ticket))
         default:
-            return .failed(MosquittoLibrary.error(rc, topic: message.topic))
+            return .failure(MosquittoLibrary.error(rc, topic: message.topic))
         }
     }
 
